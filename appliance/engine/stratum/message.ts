@@ -1,0 +1,52 @@
+/**
+ * The JSON envelope shared by every stratum family: a request/notification has a method, a response
+ * has a result or an error. Parsing the envelope is the only JSON.parse on the share path.
+ */
+export type StratumId = number | string | null;
+
+export interface StratumRequest {
+  kind: "request";
+  id: StratumId;
+  method: string;
+  params: unknown[];
+}
+
+export interface StratumResponse {
+  kind: "response";
+  id: StratumId;
+  result: unknown;
+  error: unknown;
+}
+
+export type StratumMessage = StratumRequest | StratumResponse;
+
+/** Returns null for anything that is not one JSON object in stratum shape. */
+export function parseMessage(line: string): StratumMessage | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return null;
+  const o = raw as Record<string, unknown>;
+  const id = o.id;
+  if (id !== undefined && id !== null && typeof id !== "number" && typeof id !== "string") return null;
+  const sid: StratumId = id === undefined ? null : (id as StratumId);
+  if (typeof o.method === "string") {
+    const params = o.params === undefined ? [] : o.params;
+    if (!Array.isArray(params)) return null;
+    return { kind: "request", id: sid, method: o.method, params };
+  }
+  if ("result" in o || "error" in o) return { kind: "response", id: sid, result: o.result, error: o.error };
+  return null;
+}
+
+export const requestLine = (id: StratumId, method: string, params: unknown[]): string =>
+  `${JSON.stringify({ id, method, params })}\n`;
+
+export const resultLine = (id: StratumId, result: unknown): string =>
+  `${JSON.stringify({ id, result, error: null })}\n`;
+
+export const errorLine = (id: StratumId, error: unknown): string =>
+  `${JSON.stringify({ id, result: null, error })}\n`;

@@ -1,0 +1,134 @@
+import { describe, expect, test } from "bun:test";
+import { ErrorCode, StratumError } from "../../appliance/engine/stratum/bitcoin/errors.ts";
+import {
+  parseAuthorize,
+  parseConfigure,
+  parseNotify,
+  parseReconnect,
+  parseSubmit,
+  parseSubscribeResult,
+} from "../../appliance/engine/stratum/bitcoin/messages.ts";
+import { LineSplitter } from "../../appliance/engine/stratum/line-codec.ts";
+import { parseMessage } from "../../appliance/engine/stratum/message.ts";
+
+const enc = new TextEncoder();
+
+describe("LineSplitter", () => {
+  test("joins partial chunks and splits several lines in order, dropping CR and blanks", () => {
+    const lines: string[] = [];
+    const s = new LineSplitter(
+      100,
+      (l) => lines.push(l),
+      () => lines.push("OVERFLOW"),
+    );
+    s.push(enc.encode('{"a":'));
+    s.push(enc.encode('1}\r\n\n{"b":2}\n{"c"'));
+    s.push(enc.encode(":3}\n"));
+    expect(lines).toEqual(['{"a":1}', '{"b":2}', '{"c":3}']);
+  });
+
+  test("reports overflow once for a line above the bound, with or without newline", () => {
+    const out: string[] = [];
+    const s = new LineSplitter(
+      8,
+      (l) => out.push(l),
+      () => out.push("OVERFLOW"),
+    );
+    s.push(enc.encode("ok\n0123456789"));
+    s.push(enc.encode("more\nx\n"));
+    expect(out).toEqual(["ok", "OVERFLOW"]);
+  });
+
+  test("splits multi-byte UTF-8 across chunks correctly", () => {
+    const out: string[] = [];
+    const s = new LineSplitter(
+      100,
+      (l) => out.push(l),
+      () => {},
+    );
+    const bytes = enc.encode("矿工\n");
+    s.push(bytes.subarray(0, 2));
+    s.push(bytes.subarray(2));
+    expect(out).toEqual(["矿工"]);
+  });
+});
+
+describe("parseMessage", () => {
+  test("tells requests from responses and rejects junk", () => {
+    expect(parseMessage('{"id":1,"method":"mining.subscribe","params":[]}')).toEqual({
+      kind: "request",
+      id: 1,
+      method: "mining.subscribe",
+      params: [],
+    });
+    expect(parseMessage('{"id":2,"result":true,"error":null}')?.kind).toBe("response");
+    expect(parseMessage("not json")).toBeNull();
+    expect(parseMessage("[1,2]")).toBeNull();
+    expect(parseMessage('{"id":{},"method":"x","params":[]}')).toBeNull();
+    expect(parseMessage('{"id":1,"method":"x","params":{}}')).toBeNull();
+  });
+});
+
+describe("Bitcoin parsers", () => {
+  test("submit: valid with and without version bits; bad hex is a StratumError", () => {
+    expect(parseSubmit(["w.1", "j1", "00aa", "5f5e1000", "DEADBEEF"])).toEqual({
+      worker: "w.1",
+      jobId: "j1",
+      extranonce2: "00aa",
+      ntime: "5f5e1000",
+      nonce: "deadbeef",
+      versionBits: null,
+    });
+    expect(
+      (parseSubmit(["w", "j", "00", "5f5e1000", "00000000", "00002000"]) as { versionBits: string })
+        .versionBits,
+    ).toBe("00002000");
+    const bad = parseSubmit(["w", "j", "0", "5f5e1000", "00000000"]);
+    expect(bad).toBeInstanceOf(StratumError);
+    expect((bad as StratumError).code).toBe(ErrorCode.OTHER);
+    expect(parseSubmit(["w", "j", "00", "5f5e10", "00000000"])).toBeInstanceOf(StratumError);
+  });
+
+  test("authorize requires a user", () => {
+    expect(parseAuthorize(["a.b", "x"])).toEqual({ user: "a.b", password: "x" });
+    expect(parseAuthorize([])).toBeInstanceOf(StratumError);
+  });
+
+  test("configure reads the version-rolling mask", () => {
+    const c = parseConfigure([["version-rolling"], { "version-rolling.mask": "1fffe000" }]);
+    expect(c).toEqual({ extensions: ["version-rolling"], versionRollingMask: 0x1fffe000, minBitCount: 0 });
+    expect(
+      (parseConfigure([["minimum-difficulty"], {}]) as { versionRollingMask: null }).versionRollingMask,
+    ).toBeNull();
+    expect(parseConfigure(["x"])).toBeInstanceOf(StratumError);
+  });
+
+  test("notify validates field widths", () => {
+    const ok = [
+      "j",
+      "00".repeat(32),
+      "01",
+      "02",
+      ["11".repeat(32)],
+      "20000000",
+      "1d00ffff",
+      "5f5e1000",
+      true,
+    ];
+    expect((parseNotify(ok) as { cleanJobs: boolean }).cleanJobs).toBe(true);
+    expect(parseNotify(["j", "00", "01", "02", [], "20000000", "1d00ffff", "5f5e1000", true])).toBeInstanceOf(
+      StratumError,
+    );
+  });
+
+  test("subscribe result and reconnect", () => {
+    expect(parseSubscribeResult([[["mining.notify", "ab"]], "0a0b0c0d", 4])).toEqual({
+      extranonce1: "0a0b0c0d",
+      extranonce2Size: 4,
+      sessionId: "ab",
+    });
+    expect(parseSubscribeResult([[], "zz", 4])).toBeInstanceOf(StratumError);
+    expect(parseReconnect(["h", "3333", 5])).toEqual({ host: "h", port: 3333, waitSeconds: 5 });
+    expect(parseReconnect([])).toEqual({ host: null, port: null, waitSeconds: 0 });
+  });
+});
