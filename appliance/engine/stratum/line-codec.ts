@@ -28,7 +28,10 @@ export class LineSplitter {
     for (;;) {
       const nl = text.indexOf("\n", start);
       if (nl < 0) break;
-      if (nl - start > this.maxLength) return this.overflow();
+      if (nl - start > this.maxLength) {
+        this.overflow();
+        return;
+      }
       let end = nl;
       if (end > start && text.charCodeAt(end - 1) === 13) end--;
       if (end > start) this.onLine(text.slice(start, end));
