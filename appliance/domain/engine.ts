@@ -1,4 +1,4 @@
-import type { Port, PortRunState, PortStat } from "./port.ts";
+import type { Port, PortRunState, PortStat, RatioOverride } from "./port.ts";
 
 /**
  * What the control plane (HTTP API, startup) asks of the stratum engine. The engine owns every
@@ -13,6 +13,12 @@ export interface EngineControl {
   remove(portId: number): Promise<void>;
   /** Replace the fee wallets of a running port without disconnecting anyone. */
   updateWallets(port: Port): Promise<void>;
+  /**
+   * Replace the per-wallet and per-device fee ratio overrides of a port (spec §4: device > wallet >
+   * port). Called at start for every port and after each change through the API; takes effect on the
+   * next fee decision without disconnecting anyone.
+   */
+  setRatioOverrides(portId: number, overrides: RatioOverride[]): void;
   /** "queuing" while a start/stop/apply is in progress, otherwise what is running. */
   runState(portId: number): PortRunState;
   stat(portId: number): PortStat;

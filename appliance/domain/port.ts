@@ -108,3 +108,15 @@ export const MAX_FEE_WALLETS = 10;
 export const DEFAULT_LIMIT_CONNECTIONS = 65535;
 export const PORT_MIN = 1;
 export const PORT_MAX = 65534;
+
+/**
+ * A fee ratio set for one miner wallet (worker "") or one device (wallet + worker) of a port. It
+ * applies to the fee wallet `wallet_id` (0 = every fee wallet of the port) and replaces its ratio.
+ */
+export interface RatioOverride {
+  wallet: string;
+  worker: string;
+  wallet_id: number;
+  /** 0 to 1 */
+  ratio: number;
+}
