@@ -1,0 +1,127 @@
+/**
+ * Algorithm categories of spec §3 and what the appliance derives from them: the stratum protocol family
+ * the engine speaks for a category, and the work a share of difficulty 1 stands for (hashrate factor).
+ * Categories are data: a coin names its category, the category names its family.
+ */
+
+/** Every category the spec (§3, Currency config) allows, in the spec's order. */
+export const CATEGORIES = [
+  "ethhash",
+  "eth1hash",
+  "ethhash2d",
+  "sha256",
+  "kheavyhash",
+  "scrypt",
+  "dynexsolve",
+  "octopus",
+  "blake2s",
+  "eaglesong",
+  "equihash",
+  "blake2b",
+  "lbry",
+  "x11",
+  "progpow",
+  "blake3",
+  "randomx",
+  "kawpow",
+  "sha512256d",
+  "autoykos2",
+  "nexapow",
+  "karlsenhash",
+  "ghostrider",
+  "kawpow2",
+  "blake3s",
+  "cuckatoo32",
+  "nginx",
+  "zksnark",
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/**
+ * Stratum protocol families of design.md (one codec folder each under engine/stratum), plus "forward"
+ * for the NGINX coin, which is a plain TCP relay with no parsing at all.
+ */
+export const FAMILIES = [
+  "bitcoin",
+  "ethereum",
+  "cryptonote",
+  "kaspa",
+  "alephium",
+  "equihash",
+  "kawpow",
+  "passthrough",
+  "forward",
+] as const;
+export type Family = (typeof FAMILIES)[number];
+
+/**
+ * Why each mapping: protocols.md §A–H. Categories whose wire protocol is not public or does not follow
+ * one of the codec families (Dynex, ALEO, Grin, Conflux, CKB, Ergo, Nexa, Sia/Handshake) are relayed as
+ * passthrough with worker rewriting only, until a codec for them exists.
+ */
+const FAMILY_OF: Record<Category, Family> = {
+  ethhash: "ethereum",
+  eth1hash: "ethereum",
+  ethhash2d: "ethereum",
+  sha256: "bitcoin",
+  kheavyhash: "kaspa",
+  scrypt: "bitcoin",
+  dynexsolve: "passthrough",
+  octopus: "passthrough",
+  blake2s: "bitcoin",
+  eaglesong: "passthrough",
+  equihash: "equihash",
+  blake2b: "passthrough",
+  lbry: "bitcoin",
+  x11: "bitcoin",
+  // FIRO/SERO-style ProgPoW pools use the KawPow message shapes (set_target, 7-field notify).
+  progpow: "kawpow",
+  blake3: "alephium",
+  randomx: "cryptonote",
+  kawpow: "kawpow",
+  sha512256d: "bitcoin",
+  autoykos2: "passthrough",
+  nexapow: "passthrough",
+  // Karlsen and Pyrin (blake3s) are Kaspa forks speaking the Kaspa bridge protocol.
+  karlsenhash: "kaspa",
+  ghostrider: "bitcoin",
+  kawpow2: "kawpow",
+  blake3s: "kaspa",
+  cuckatoo32: "passthrough",
+  nginx: "forward",
+  zksnark: "passthrough",
+};
+
+/**
+ * Hashes represented by one unit of stratum difficulty, only where protocols.md states it. Absent means
+ * the engine must derive work from the share target (equihash, ETHPROXY boundary, KawPow) or that the
+ * factor is not known; a guessed factor would silently skew the fee accounting, which is worse.
+ */
+const HASH_FACTOR: Partial<Record<Category, number>> = {
+  sha256: 2 ** 32,
+  scrypt: 2 ** 16,
+  lbry: 2 ** 24,
+  // cpuminer-multi uses factor 1 (Σd · 2^32) for x11 and blake2s; marked uncertain for other pools.
+  x11: 2 ** 32,
+  blake2s: 2 ** 32,
+  kheavyhash: 2 ** 32,
+  // EthereumStratum/1.0.0 (NiceHash) difficulty; ETHPROXY sessions derive work from the boundary.
+  ethhash: 2 ** 32,
+  eth1hash: 2 ** 32,
+  ethhash2d: 2 ** 32,
+  blake3: 2 ** 34,
+  randomx: 1,
+};
+
+export function isCategory(value: string): value is Category {
+  return (CATEGORIES as readonly string[]).includes(value);
+}
+
+export function familyOf(category: Category): Family {
+  return FAMILY_OF[category];
+}
+
+/** Hashes per unit of difficulty, or null when work must come from the target (see HASH_FACTOR). */
+export function hashFactorOf(category: Category): number | null {
+  return HASH_FACTOR[category] ?? null;
+}
