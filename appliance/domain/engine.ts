@@ -1,4 +1,4 @@
-import type { Port, PortRunState, PortStat, RatioOverride } from "./port.ts";
+import type { Port, PortRunState, PortStat } from "./port.ts";
 
 /**
  * What the control plane (HTTP API, startup) asks of the stratum engine. The engine owns every
@@ -13,12 +13,6 @@ export interface EngineControl {
   remove(portId: number): Promise<void>;
   /** Replace the fee wallets of a running port without disconnecting anyone. */
   updateWallets(port: Port): Promise<void>;
-  /**
-   * Replace the per-wallet and per-device fee ratio overrides of a port (spec §4: device > wallet >
-   * port). Called at start for every port and after each change through the API; takes effect on the
-   * next fee decision without disconnecting anyone.
-   */
-  setRatioOverrides(portId: number, overrides: RatioOverride[]): void;
   /** "queuing" while a start/stop/apply is in progress, otherwise what is running. */
   runState(portId: number): PortRunState;
   stat(portId: number): PortStat;
@@ -26,19 +20,208 @@ export interface EngineControl {
   live: LiveStats;
   /** Test an upstream: resolves with latency in ms or rejects with a reason. */
   ping(address: string, connType: number, timeoutMs: number): Promise<number>;
+  /**
+   * Per-device fee ratio override (spec §4, priority device > wallet > port); null clears it.
+   * The override only takes effect on a port whose fee wallets have a ratio.
+   */
+  setDeviceRatio(portId: number, workerId: string, ratio: number | null): void;
+  /** Per-miner-wallet fee ratio override on a port; null restores the port's ratio. */
+  setWalletRatio(portId: number, wallet: string, ratio: number | null): void;
   shutdown(): Promise<void>;
+}
+
+export type LogLevel = "info" | "warn" | "error";
+
+/** Timings of the engine; every field has a production default (docs/engine.md). */
+export interface EngineTiming {
+  /** a miner must authorize within this time after connecting */
+  loginTimeoutMs: number;
+  /** an upstream that sends no job for this long counts as failed */
+  jobTimeoutMs: number;
+  /** connect + subscribe must complete within this time */
+  connectTimeoutMs: number;
+  /** while on the standby pool, the main pool is probed this often */
+  failbackProbeMs: number;
+  /** a shared fee session with no miner on it is closed after this long */
+  feeIdleMs: number;
+  /** first reconnect delay of an upstream session (doubles up to 30 s) */
+  reconnectBackoffMs: number;
+  /** hashrate protection: no fee diversion this long after a device's or upstream's (re)connect */
+  protectMs: number;
+}
+
+/** One closed minute of one device, handed to the series store (persisted off the hot path). */
+export interface SeriesSample {
+  portId: number;
+  /** device key (wallet/name/ip) or "" for the port total */
+  device: string;
+  /** epoch minute (ms / 60000) */
+  minute: number;
+  /** accepted work in hashes */
+  work: number;
+  /** accepted work diverted to fee wallets, in hashes */
+  feeWork: number;
+  valid: number;
+  invalid: number;
+  stale: number;
+}
+
+export interface SeriesSink {
+  add(sample: SeriesSample): void;
+}
+
+/** What the engine needs from the rest of the appliance. */
+export interface EngineDeps {
+  /** PEM of the appliance certificate, read when an SSL/TTS listener starts. */
+  tls(): { cert: string; key: string };
+  isIpBanned(ip: string): boolean;
+  isWalletBanned(wallet: string): boolean;
+  log(level: LogLevel, portId: number | null, message: string): void;
+  /** Shorter timings for tests; production uses the defaults. */
+  timing?: Partial<EngineTiming>;
+  /** Receives per-minute roll-ups (appliance/stats/series-store.ts implements it). */
+  series?: SeriesSink;
+}
+
+/** Hashrates in hashes per second. */
+export interface HashrateView {
+  current: number;
+  m15: number;
+  h4: number;
+  h24: number;
+}
+
+/** One device: a (wallet, name, address) seen on a port (spec §3 Device). */
+export interface DeviceView {
+  /** stable id for /api/stat/worker/{id} */
+  id: string;
+  portId: number;
+  wallet: string;
+  name: string;
+  ip: string;
+  /** the wallet.name presented upstream after replacement/unification */
+  upstreamUser: string;
+  agent: string;
+  algorithm: string;
+  online: boolean;
+  valid: number;
+  invalid: number;
+  stale: number;
+  hashrate: HashrateView;
+  /** the part of the hashrate diverted to fee wallets */
+  pumped: HashrateView;
+  /** hashrate the miner reports itself, 0 when it does not */
+  localHashrate: number;
+  difficulty: number;
+  reconnects: number;
+  disconnects: number;
+  /** configured fee ratio (0..1) for this device after priority device > wallet > port */
+  feeRatio: number;
+  /** achieved fee ratio in accepted work */
+  feeAchieved: number;
+  /** average submit → pool answer, ms */
+  latencyMs: number;
+  loginAt: number;
+  lastSubmitAt: number;
+  lastJobAt: number;
+  /** connections currently open for this device */
+  concurrency: number;
+  /** "main" or the fee wallet id the device is mining for right now */
+  mining: string;
+}
+
+export interface PortLogEntry {
+  at: number;
+  level: LogLevel;
+  message: string;
+}
+
+export interface IpView {
+  ip: string;
+  connections: number;
+  devices: number;
+  lastSeen: number;
+}
+
+export interface WalletView {
+  wallet: string;
+  devices: number;
+  online: number;
+  hashrate: HashrateView;
+  valid: number;
+  invalid: number;
+  stale: number;
+}
+
+/** Configured vs achieved share of accepted work for one fee wallet. */
+export interface FeeWalletSplit {
+  walletId: number;
+  addr: string;
+  configured: number;
+  achieved: number;
+  /** accepted work in hashes */
+  work: number;
+}
+
+export interface FeeSplitView {
+  configured: number;
+  achieved: number;
+  /** accepted work in hashes, all targets */
+  totalWork: number;
+  wallets: FeeWalletSplit[];
+}
+
+export interface PortStatsView {
+  portId: number;
+  online: number;
+  devices: number;
+  hashrate: HashrateView;
+  pumped: HashrateView;
+  valid: number;
+  invalid: number;
+  stale: number;
+  latencyMs: number;
+  /** which pool the port's main traffic goes to right now */
+  upstream: "main" | "standby";
+  upstreamSessions: number;
+  feeSessions: number;
+  fee: FeeSplitView;
+}
+
+export interface CurrencyStatsView {
+  coin: string;
+  ports: number;
+  online: number;
+  devices: number;
+  hashrate: HashrateView;
+  valid: number;
+  invalid: number;
+  stale: number;
+}
+
+export interface DeviceStatsView {
+  online: number;
+  offline: number;
+  total: number;
+}
+
+export interface OnlineStatView {
+  coin: string;
+  online: number;
+  offline: number;
+  ports: { portId: number; online: number; offline: number }[];
 }
 
 /** Read side of the device registry, one method per API call of spec §7 that shows live state. */
 export interface LiveStats {
-  workers(portId: number): unknown[];
-  portLog(portId: number): unknown[];
-  portIps(portId: number): unknown[];
-  groupWorkers(portId: number): unknown[];
-  walletList(portId: number): unknown[];
-  worker(workerId: string): unknown | null;
-  portStats(portId: number): unknown;
-  currencyStats(coin: string): unknown;
-  deviceStats(): unknown;
-  onlineStat(coin: string): unknown;
+  workers(portId: number): DeviceView[];
+  portLog(portId: number): PortLogEntry[];
+  portIps(portId: number): IpView[];
+  groupWorkers(portId: number): WalletView[];
+  walletList(portId: number): WalletView[];
+  worker(workerId: string): DeviceView | null;
+  portStats(portId: number): PortStatsView;
+  currencyStats(coin: string): CurrencyStatsView;
+  deviceStats(): DeviceStatsView;
+  onlineStat(coin: string): OnlineStatView;
 }
