@@ -1,0 +1,134 @@
+/**
+ * `make dist`: one self-contained executable per target (dist/pithead-linux-x64, -arm64) with the
+ * console embedded, plus the unsigned OTA bundle of the same version (dist/pithead-<version>.bundle).
+ *
+ * The console goes in with `--asset`, which keeps each file's path under the staged folder name, so
+ * every console file is `Bun.embeddedFiles` entry `console/<path under ui/dist>` (for example
+ * `console/index.html`, `console/assets/app-1a2b3c.js`). Compressible files also get precompressed
+ * siblings `console/<path>.gz` and `console/<path>.br`, made here once instead of at every start.
+ *
+ * Options: --targets x64,arm64 (default both)  --out DIR (default dist)  --no-bundle
+ * Env: PITHEAD_RELEASE_PUBKEY (SPKI PEM) replaces the built-in release public key at build time;
+ *      PITHEAD_RELEASE_KEY (a private key file) signs the bundle.
+ */
+import { cp, mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { join, relative, resolve } from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { buildAppStage } from "../appliance/ops/ota/stage.ts";
+import pkg from "../package.json" with { type: "json" };
+
+const root = resolve(import.meta.dir, "..");
+const bun = process.execPath;
+const TARGETS = { x64: "bun-linux-x64", arm64: "bun-linux-arm64" } as const;
+type Arch = keyof typeof TARGETS;
+/** Text-like types worth compressing; images and fonts already are. */
+const COMPRESSIBLE = /\.(html|js|mjs|css|svg|json|txt|map|webmanifest)$/;
+const MIN_COMPRESS = 512;
+
+function parseOptions(argv: string[]): { archs: Arch[]; out: string; bundle: boolean } {
+  let archs: Arch[] = ["x64", "arm64"];
+  let out = join(root, "dist");
+  let bundle = true;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--targets") archs = (argv[++i] ?? "").split(",").map(toArch);
+    else if (a === "--out") out = resolve(argv[++i] ?? "");
+    else if (a === "--no-bundle") bundle = false;
+    else throw new Error(`unknown option ${a}`);
+  }
+  return { archs, out, bundle };
+}
+
+function toArch(s: string): Arch {
+  if (s !== "x64" && s !== "arm64") throw new Error(`unknown target ${s} (x64 or arm64)`);
+  return s;
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)));
+}
+
+/** Copies ui/dist to <stage>/console and adds .gz/.br siblings of compressible files. */
+async function stageConsole(stage: string): Promise<string> {
+  const src = join(root, "ui/dist");
+  const index = Bun.file(join(src, "index.html"));
+  if (!(await index.exists())) throw new Error("ui/dist/index.html is missing: run `make ui` first");
+  const dst = join(stage, "console");
+  await rm(dst, { recursive: true, force: true });
+  await cp(src, dst, { recursive: true });
+  for (const rel of await listFiles(dst)) {
+    if (!COMPRESSIBLE.test(rel)) continue;
+    const bytes = new Uint8Array(await Bun.file(join(dst, rel)).arrayBuffer());
+    if (bytes.length < MIN_COMPRESS) continue;
+    await writeFile(join(dst, `${rel}.gz`), gzipSync(bytes, { level: 9 }));
+    const br = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
+    await writeFile(join(dst, `${rel}.br`), br);
+  }
+  return dst;
+}
+
+function defines(): string[] {
+  const out = ["--define", `PITHEAD_VERSION=${JSON.stringify(pkg.version)}`];
+  const key = process.env.PITHEAD_RELEASE_PUBKEY;
+  if (key) out.push("--define", `PITHEAD_RELEASE_PUBKEY=${JSON.stringify(key)}`);
+  return out;
+}
+
+async function compile(arch: Arch, stage: string, outFile: string): Promise<void> {
+  const args = [
+    bun,
+    "build",
+    "--compile",
+    `--target=${TARGETS[arch]}`,
+    join(root, "appliance/main.ts"),
+    // Relative, so the embedded names start with "console/" (the folder's own name).
+    "--asset=console",
+    "--minify",
+    // An appliance must not change behaviour because of a stray .env or bunfig.toml in its cwd.
+    "--no-compile-autoload-dotenv",
+    "--no-compile-autoload-bunfig",
+    ...defines(),
+    "--outfile",
+    outFile,
+  ];
+  const proc = Bun.spawn(args, { cwd: stage, stdout: "pipe", stderr: "pipe" });
+  const [code, out, err] = await Promise.all([
+    proc.exited,
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+  ]);
+  if (code !== 0) throw new Error(`bun build --compile for ${arch} failed (${code}):\n${out}${err}`);
+}
+
+function mib(n: number): string {
+  return `${(n / 1048576).toFixed(1)} MiB`;
+}
+
+async function main(): Promise<void> {
+  const opts = parseOptions(process.argv.slice(2));
+  const stage = join(root, ".tmp/dist");
+  await mkdir(stage, { recursive: true });
+  await mkdir(opts.out, { recursive: true });
+  const consoleDir = await stageConsole(stage);
+  for (const arch of opts.archs) {
+    const file = join(opts.out, `pithead-linux-${arch}`);
+    await compile(arch, stage, file);
+    console.log(`${relative(root, file)}  ${mib((await stat(file)).size)}  (version ${pkg.version})`);
+  }
+  if (opts.bundle) {
+    const { bundleFile, size } = await buildAppStage({
+      root,
+      consoleDir,
+      stage: join(stage, "bundle"),
+      outFile: join(opts.out, `pithead-${pkg.version}.bundle`),
+      version: pkg.version,
+      keyFile: process.env.PITHEAD_RELEASE_KEY,
+      defines: defines(),
+    });
+    const signed = process.env.PITHEAD_RELEASE_KEY ? "signed" : "unsigned";
+    console.log(`${relative(root, bundleFile)}  ${(size / 1024).toFixed(0)} KiB  (${signed})`);
+  }
+}
+
+await main();
