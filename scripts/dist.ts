@@ -7,7 +7,8 @@
  * `console/index.html`, `console/assets/app-1a2b3c.js`). Compressible files also get precompressed
  * siblings `console/<path>.gz` and `console/<path>.br`, made here once instead of at every start.
  *
- * Options: --targets x64,arm64 (default both)  --out DIR (default dist)  --no-bundle
+ * Options: --targets x64,arm64 (default both)  --out DIR (default dist)  --console DIR (default ui/dist)
+ *          --no-bundle
  * Env: PITHEAD_RELEASE_PUBKEY (SPKI PEM) replaces the built-in release public key at build time;
  *      PITHEAD_RELEASE_KEY (a private key file) signs the bundle.
  */
@@ -25,18 +26,27 @@ type Arch = keyof typeof TARGETS;
 const COMPRESSIBLE = /\.(html|js|mjs|css|svg|json|txt|map|webmanifest)$/;
 const MIN_COMPRESS = 512;
 
-function parseOptions(argv: string[]): { archs: Arch[]; out: string; bundle: boolean } {
+interface Options {
+  archs: Arch[];
+  out: string;
+  console: string;
+  bundle: boolean;
+}
+
+function parseOptions(argv: string[]): Options {
   let archs: Arch[] = ["x64", "arm64"];
   let out = join(root, "dist");
+  let console = join(root, "ui/dist");
   let bundle = true;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--targets") archs = (argv[++i] ?? "").split(",").map(toArch);
     else if (a === "--out") out = resolve(argv[++i] ?? "");
+    else if (a === "--console") console = resolve(argv[++i] ?? "");
     else if (a === "--no-bundle") bundle = false;
     else throw new Error(`unknown option ${a}`);
   }
-  return { archs, out, bundle };
+  return { archs, out, console, bundle };
 }
 
 function toArch(s: string): Arch {
@@ -49,11 +59,10 @@ async function listFiles(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)));
 }
 
-/** Copies ui/dist to <stage>/console and adds .gz/.br siblings of compressible files. */
-async function stageConsole(stage: string): Promise<string> {
-  const src = join(root, "ui/dist");
+/** Copies the built console to <stage>/console and adds .gz/.br siblings of compressible files. */
+async function stageConsole(src: string, stage: string): Promise<string> {
   const index = Bun.file(join(src, "index.html"));
-  if (!(await index.exists())) throw new Error("ui/dist/index.html is missing: run `make ui` first");
+  if (!(await index.exists())) throw new Error(`${src}/index.html is missing: run \`make ui\` first`);
   const dst = join(stage, "console");
   await rm(dst, { recursive: true, force: true });
   await cp(src, dst, { recursive: true });
@@ -110,7 +119,7 @@ async function main(): Promise<void> {
   const stage = join(root, ".tmp/dist");
   await mkdir(stage, { recursive: true });
   await mkdir(opts.out, { recursive: true });
-  const consoleDir = await stageConsole(stage);
+  const consoleDir = await stageConsole(opts.console, stage);
   for (const arch of opts.archs) {
     const file = join(opts.out, `pithead-linux-${arch}`);
     await compile(arch, stage, file);

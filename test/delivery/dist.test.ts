@@ -1,0 +1,117 @@
+/**
+ * `make dist` output: the x64 executable starts from an empty directory with nothing but itself,
+ * serves the embedded console, and an admin logs in with the printed first password over the
+ * scripted login wire format. The arm64 executable is checked to be an aarch64 ELF here; running it
+ * under qemu-user is part of `make image-test`.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { constants, publicEncrypt } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import pkg from "../../package.json" with { type: "json" };
+
+const root = join(import.meta.dir, "../..");
+const hasServer = existsSync(join(root, "appliance/main.ts"));
+setDefaultTimeout(180_000);
+
+let out: string;
+let dataDir: string;
+let proc: Subprocess<"ignore", "pipe", "pipe"> | null = null;
+let base: string;
+
+/** Reads the child's stdout until the start-up line and returns its URL. */
+async function listeningUrl(p: Subprocess<"ignore", "pipe", "pipe">): Promise<string> {
+  const decoder = new TextDecoder();
+  let seen = "";
+  for await (const chunk of p.stdout) {
+    seen += decoder.decode(chunk, { stream: true });
+    const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(seen);
+    if (m) return m[1] as string;
+  }
+  throw new Error(`the executable exited before listening:\n${seen}\n${await new Response(p.stderr).text()}`);
+}
+
+async function json<T>(path: string, init?: RequestInit): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${base}${path}`, init);
+  return { status: res.status, body: (await res.json()) as T };
+}
+
+describe.skipIf(!hasServer)("make dist executables", () => {
+  beforeAll(async () => {
+    out = await mkdtemp(join(tmpdir(), "pithead-dist-"));
+    const build = Bun.spawnSync([process.execPath, "scripts/dist.ts", "--out", out, "--no-bundle"], {
+      cwd: root,
+    });
+    if (build.exitCode !== 0) throw new Error(`dist failed:\n${build.stdout}\n${build.stderr}`);
+    const cwd = await mkdtemp(join(tmpdir(), "pithead-empty-"));
+    dataDir = join(cwd, "data");
+    const args = [
+      "run",
+      "--data-dir",
+      dataDir,
+      "--web-port",
+      "0",
+      "--host",
+      "127.0.0.1",
+      "--test-captcha",
+      "1234",
+    ];
+    proc = Bun.spawn([join(out, "pithead-linux-x64"), ...args], {
+      cwd,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    base = await listeningUrl(proc);
+  });
+
+  afterAll(async () => {
+    proc?.kill("SIGTERM");
+    await proc?.exited;
+  });
+
+  test("the arm64 executable is an aarch64 ELF", async () => {
+    const head = new Uint8Array(await Bun.file(join(out, "pithead-linux-arm64")).slice(0, 20).arrayBuffer());
+    expect([...head.subarray(0, 4)]).toEqual([0x7f, 0x45, 0x4c, 0x46]);
+    expect(head[18]).toBe(183); // e_machine EM_AARCH64
+  });
+
+  test("the x64 executable reports its version and health", async () => {
+    const v = Bun.spawnSync([join(out, "pithead-linux-x64"), "version"]);
+    expect(v.stdout.toString().trim()).toBe(pkg.version);
+    expect((await json("/healthz")).body).toEqual({ ok: true, version: pkg.version });
+  });
+
+  test("the console is served from the executable", async () => {
+    const res = await fetch(`${base}/`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(await readFile(join(root, "ui/dist/index.html"), "utf8"));
+  });
+
+  test("an admin logs in with the first password", async () => {
+    const password = (await readFile(join(dataDir, "initial-password"), "utf8")).trim();
+    const { body: key } = await json<{ pem: string }>("/api/_/pubkey");
+    const { body: captcha } = await json<{ id: string; image: string }>("/api/_/captcha");
+    expect(captcha.image).toStartWith("data:image/");
+    const encrypted = publicEncrypt(
+      { key: key.pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" },
+      Buffer.from(password, "utf8"),
+    ).toString("base64");
+    const login = await json<{ token: string }>("/api/_/login", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        username: "admin",
+        password: encrypted,
+        captcha_id: captcha.id,
+        captcha: "1234",
+        remember: false,
+      }),
+    });
+    expect(login.status).toBe(200);
+    expect(login.body.token.length).toBeGreaterThan(16);
+  });
+});
