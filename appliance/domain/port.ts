@@ -110,13 +110,12 @@ export const PORT_MIN = 1;
 export const PORT_MAX = 65534;
 
 /**
- * A fee ratio set for one miner wallet (worker "") or one device (wallet + worker) of a port. It
- * applies to the fee wallet `wallet_id` (0 = every fee wallet of the port) and replaces its ratio.
+ * A fee ratio set for one miner wallet (worker "") or one device (worker = the engine's device id,
+ * wallet ""), replacing the port's ratio for it (spec §4: device > wallet > port).
  */
 export interface RatioOverride {
   wallet: string;
   worker: string;
-  wallet_id: number;
   /** 0 to 1 */
   ratio: number;
 }

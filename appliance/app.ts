@@ -1,0 +1,89 @@
+import type { Database } from "bun:sqlite";
+import pkg from "../package.json" with { type: "json" };
+import { AccountService } from "./auth/account.ts";
+import { CaptchaService } from "./auth/captcha.ts";
+import { randomCaptchaCode } from "./auth/captcha-image.ts";
+import { LoginKey } from "./auth/login-key.ts";
+import { LoginThrottle } from "./auth/login-throttle.ts";
+import { TokenService } from "./auth/tokens.ts";
+import type { Config } from "./config.ts";
+import type { EngineControl } from "./domain/engine.ts";
+import { CertificateService } from "./ops/certificate-service.ts";
+import { SysinfoSampler } from "./ops/sysinfo/index.ts";
+import { AdminStore } from "./store/admin.ts";
+import { BlacklistStore } from "./store/blacklists.ts";
+import { openDatabase } from "./store/db.ts";
+import { FavouriteStore } from "./store/favourites.ts";
+import { LogStore } from "./store/logs.ts";
+import { PortStore } from "./store/ports.ts";
+import { RatioStore } from "./store/ratios.ts";
+import { RemoteClientStore } from "./store/remote-clients.ts";
+import { SettingsStore } from "./store/settings.ts";
+import type { AppContext } from "./web/app-context.ts";
+
+export const VERSION: string = pkg.version;
+
+/** The parts of the appliance that exist before the engine: the database and its services. */
+export interface Foundation {
+  db: Database;
+  ports: PortStore;
+  settings: SettingsStore;
+  blacklists: BlacklistStore;
+  logs: LogStore;
+  remotes: RemoteClientStore;
+  ratios: RatioStore;
+  favourites: FavouriteStore;
+  admin: AdminStore;
+  account: AccountService;
+  certificates: CertificateService;
+}
+
+export function openFoundation(config: Config): Foundation {
+  const db = openDatabase(config.dataDir);
+  const admin = new AdminStore(db);
+  const settings = new SettingsStore(db);
+  return {
+    db,
+    ports: new PortStore(db),
+    settings,
+    blacklists: new BlacklistStore(db),
+    logs: new LogStore(db),
+    remotes: new RemoteClientStore(db),
+    ratios: new RatioStore(db),
+    favourites: new FavouriteStore(db),
+    admin,
+    account: new AccountService(admin, config.dataDir),
+    certificates: new CertificateService(settings),
+  };
+}
+
+export function buildContext(
+  config: Config,
+  f: Foundation,
+  engine: EngineControl,
+  restartWeb: (reason: string) => void,
+): AppContext {
+  return {
+    ...f,
+    config,
+    version: VERSION,
+    startedAt: Date.now(),
+    tokens: new TokenService(f.admin),
+    captcha: new CaptchaService(() => randomCaptchaCode(), config.testCaptcha),
+    throttle: new LoginThrottle(),
+    loginKey: new LoginKey(f.settings),
+    engine,
+    sysinfo: new SysinfoSampler({ diskPath: config.dataDir }),
+    uuid: instanceUuid(f.settings),
+    restartWeb,
+  };
+}
+
+function instanceUuid(settings: SettingsStore): string {
+  let id = settings.get<string>("uuid", "");
+  if (!id) {
+    id = crypto.randomUUID();
+    settings.set("uuid", id);
+  }
+  return id;
+}

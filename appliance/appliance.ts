@@ -1,0 +1,83 @@
+import { join } from "node:path";
+import { buildContext, openFoundation, VERSION } from "./app.ts";
+import { INITIAL_PASSWORD_FILE } from "./auth/account.ts";
+import type { Config } from "./config.ts";
+import type { EngineTiming } from "./domain/engine.ts";
+import { Engine } from "./engine/engine.ts";
+import { pushOverrides } from "./store/ratios.ts";
+import { allRoutes } from "./web/api/index.ts";
+import type { AppContext } from "./web/app-context.ts";
+import { loadConsoleAssets } from "./web/console-assets.ts";
+import { createHandler } from "./web/handler.ts";
+import { WebServer } from "./web/http-server.ts";
+import { Router } from "./web/router.ts";
+
+export interface Appliance {
+  ctx: AppContext;
+  /** the console's base URL, e.g. http://127.0.0.1:8080 */
+  url(): string;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** where status lines go (stdout for the CLI) */
+  say?: (line: string) => void;
+  /** shorter engine timings, for tests */
+  timing?: Partial<EngineTiming>;
+}
+
+/** Opens the data dir, starts every active port and the web server. */
+export async function startAppliance(config: Config, opts: StartOptions = {}): Promise<Appliance> {
+  const say = opts.say ?? (() => {});
+  const f = openFoundation(config);
+  const firstPassword = await f.account.ensure();
+  if (firstPassword) {
+    say(`First start: admin user "${f.account.username()}", password: ${firstPassword}`);
+    say(`(kept in ${join(config.dataDir, INITIAL_PASSWORD_FILE)} until you change it in the console)`);
+  }
+  if (config.testCaptcha !== null) {
+    say("WARNING: --test-captcha is set: every captcha answer is fixed. Never use this outside tests.");
+  }
+  const engine = new Engine({
+    tls: () => f.certificates.current(),
+    isIpBanned: (ip) => f.blacklists.has("ip", ip),
+    isWalletBanned: (wallet) => f.blacklists.has("wallet", wallet),
+    log: (level, portId, message) => {
+      f.logs.add(
+        level === "error" ? "error" : "running",
+        portId === null ? message : `port ${portId}: ${message}`,
+      );
+    },
+    timing: opts.timing,
+  });
+  let web: WebServer | null = null;
+  const ctx = buildContext(config, f, engine, (reason) => web?.restart(reason));
+  web = new WebServer(
+    ctx,
+    createHandler(ctx, new Router(allRoutes), loadConsoleAssets()),
+    () => f.certificates.current(),
+    (url) => say(`listening on ${url}`),
+  );
+  for (const port of f.ports.list()) {
+    pushOverrides(engine, port.id, f.ratios.list(port.id));
+    await engine.apply(port).catch((err: unknown) => {
+      f.logs.add(
+        "error",
+        `port ${port.port} did not start: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    });
+  }
+  web.start();
+  f.logs.add("running", `pithead ${VERSION} started`);
+  const server = web;
+  return {
+    ctx,
+    url: () => server.url,
+    async stop() {
+      await server.stop();
+      await engine.shutdown();
+      f.logs.add("running", "pithead stopped");
+      f.db.close();
+    },
+  };
+}

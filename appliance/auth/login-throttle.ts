@@ -1,0 +1,42 @@
+/** Failed logins per client address: after MAX_FAILURES within WINDOW_MS the address waits. */
+export const MAX_FAILURES = 5;
+export const WINDOW_MS = 10 * 60_000;
+export const LOCK_MS = 5 * 60_000;
+
+export class LoginThrottle {
+  private readonly failures = new Map<string, { count: number; first: number; lockedUntil: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Seconds the address must still wait, 0 if it may try. */
+  retryAfter(address: string): number {
+    const e = this.failures.get(address);
+    if (!e) return 0;
+    const left = e.lockedUntil - this.now();
+    return left > 0 ? Math.ceil(left / 1000) : 0;
+  }
+
+  fail(address: string): void {
+    const now = this.now();
+    let e = this.failures.get(address);
+    if (!e || now - e.first > WINDOW_MS) e = { count: 0, first: now, lockedUntil: 0 };
+    e.count++;
+    if (e.count >= MAX_FAILURES) e.lockedUntil = now + LOCK_MS;
+    this.failures.set(address, e);
+    if (this.failures.size > 10_000) this.sweep(now);
+  }
+
+  succeed(address: string): void {
+    this.failures.delete(address);
+  }
+
+  reset(): void {
+    this.failures.clear();
+  }
+
+  private sweep(now: number): void {
+    for (const [a, e] of this.failures) {
+      if (now - e.first > WINDOW_MS && e.lockedUntil <= now) this.failures.delete(a);
+    }
+  }
+}

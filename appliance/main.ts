@@ -1,0 +1,68 @@
+#!/usr/bin/env bun
+import { join } from "node:path";
+import { openFoundation, VERSION } from "./app.ts";
+import { startAppliance } from "./appliance.ts";
+import { INITIAL_PASSWORD_FILE } from "./auth/account.ts";
+import { type Config, ConfigError, parseArgs } from "./config.ts";
+
+const HELP = `pithead ${VERSION} — stratum proxy appliance
+
+usage:
+  pithead run [--data-dir DIR] [--web-port N] [--host ADDR]   start the appliance (default command)
+  pithead reset-password [--data-dir DIR]                      set a new random admin password
+  pithead version                                              print the version
+  pithead bundle build|sign|verify ...                         OTA bundle tools
+
+DIR defaults to ./data; the web port to the stored one (8080 at first); ADDR to 0.0.0.0.
+--test-captcha CODE is for automated tests only: every captcha answer becomes CODE.`;
+
+async function main(argv: string[]): Promise<number> {
+  let config: Config;
+  try {
+    config = parseArgs(argv);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`pithead: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+  switch (config.command) {
+    case "help":
+      console.log(HELP);
+      return 0;
+    case "version":
+      console.log(VERSION);
+      return 0;
+    case "reset-password":
+      return resetPassword(config);
+    case "bundle": {
+      const { runBundleCli } = await import("./ops/ota/cli.ts");
+      return runBundleCli(config.rest);
+    }
+    case "run":
+      return run(config);
+  }
+}
+
+async function resetPassword(config: Config): Promise<number> {
+  const f = openFoundation(config);
+  const password = await f.account.resetPassword();
+  f.logs.add("operation", "admin password reset from the command line; all sessions signed out");
+  f.db.close();
+  console.log(`New admin password for "${f.account.username()}": ${password}`);
+  console.log(`(also kept in ${join(config.dataDir, INITIAL_PASSWORD_FILE)} until it is changed)`);
+  return 0;
+}
+
+async function run(config: Config): Promise<number> {
+  const appliance = await startAppliance(config, { say: (line) => console.log(line) });
+  await new Promise<void>((resolve) => {
+    process.once("SIGTERM", () => resolve());
+    process.once("SIGINT", () => resolve());
+  });
+  await appliance.stop();
+  return 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));

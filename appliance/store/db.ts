@@ -1,0 +1,40 @@
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { MIGRATIONS } from "./migrations/index.ts";
+
+export const DB_FILE = "pithead.db";
+
+/**
+ * Opens the appliance database: WAL so readers never block the writer, FULL sync so that an
+ * acknowledged configuration write survives a crash or power cut, foreign keys on.
+ */
+export function openDatabase(dataDir: string): Database {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const db = new Database(join(dataDir, DB_FILE), { create: true, strict: true });
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = FULL");
+  db.exec("PRAGMA foreign_keys = ON");
+  db.exec("PRAGMA busy_timeout = 5000");
+  migrate(db);
+  return db;
+}
+
+/** Runs every numbered migration not yet applied, each in its own transaction. */
+export function migrate(db: Database): void {
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)",
+  );
+  const row = db.query<{ v: number | null }, []>("SELECT max(version) AS v FROM schema_version").get();
+  const current = row?.v ?? 0;
+  for (const m of MIGRATIONS) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.query("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)").run(
+        m.version,
+        new Date().toISOString(),
+      );
+    })();
+  }
+}

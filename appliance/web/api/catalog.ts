@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { CURRENCIES, currencyConfig } from "../../catalog/currencies.ts";
+import { builtinPools } from "../../catalog/pools.ts";
+import { parseBody } from "../body.ts";
+import { notFound } from "../errors.ts";
+import type { Route } from "../router.ts";
+
+const PING_TIMEOUT_MS = 5000;
+
+export const catalogRoutes: Route[] = [
+  {
+    method: "GET",
+    path: "/api/currency/config",
+    handler: () => Response.json({ order: CURRENCIES.map((c) => c.coin), config: currencyConfig() }),
+  },
+  {
+    method: "GET",
+    path: "/api/pool/info/:id",
+    handler: ({ params }) => {
+      // Only one built-in list exists (the spec fixes the id to 1 in the preset dialogs).
+      if (params.id !== "1") throw notFound();
+      return Response.json(builtinPools());
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/ping",
+    handler: async ({ app, req }) => {
+      const { address, conn_type } = await parseBody(
+        req,
+        z.object({
+          address: z
+            .string("lang.proxy.err_pool_address")
+            .transform((s) => s.replace(/\s+/g, "").replace(/^[a-z0-9+]+:\/\//i, ""))
+            .pipe(z.string().regex(/^[^:/]+:\d{1,5}$/, "lang.proxy.err_pool_address")),
+          conn_type: z.union([z.literal(0), z.literal(1)]).default(0),
+        }),
+      );
+      // The test's outcome is the answer, not an HTTP error: the console shows ok/error with the latency.
+      try {
+        const latency = await app.engine.ping(address, conn_type, PING_TIMEOUT_MS);
+        return Response.json({ status: "ok", latency });
+      } catch (err) {
+        return Response.json({ status: "error", error: err instanceof Error ? err.message : String(err) });
+      }
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/ip/coming",
+    handler: ({ app }) => {
+      // Spec: all-port IP access records, the latest 100.
+      type Access = { ip?: string; at?: string | number; last?: string | number };
+      const rows = app.ports
+        .list()
+        .flatMap((p) => (app.engine.live.portIps(p.id) as Access[]).map((r) => ({ ...r, port: p.port })));
+      const time = (r: Access) => new Date(r.last ?? r.at ?? 0).getTime();
+      rows.sort((a, b) => time(b) - time(a));
+      return Response.json(rows.slice(0, 100));
+    },
+  },
+];

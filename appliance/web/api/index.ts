@@ -1,0 +1,27 @@
+import type { Route } from "../router.ts";
+import { authRoutes } from "./auth.ts";
+import { allBlacklistRoutes } from "./blacklists.ts";
+import { catalogRoutes } from "./catalog.ts";
+import { liveRoutes } from "./live.ts";
+import { portRoutes } from "./ports.ts";
+import { preferenceRoutes } from "./preferences.ts";
+import { ratioRoutes } from "./ratios.ts";
+import { remoteRoutes } from "./remote.ts";
+import { securityRoutes } from "./security.ts";
+import { systemRoutes } from "./system.ts";
+import { walletRoutes } from "./wallets.ts";
+
+/** Every route of the API, one module per area of spec §7. */
+export const allRoutes: Route[] = [
+  ...authRoutes,
+  ...portRoutes,
+  ...walletRoutes,
+  ...ratioRoutes,
+  ...liveRoutes,
+  ...catalogRoutes,
+  ...securityRoutes,
+  ...preferenceRoutes,
+  ...allBlacklistRoutes,
+  ...remoteRoutes,
+  ...systemRoutes,
+];

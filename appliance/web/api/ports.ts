@@ -1,0 +1,148 @@
+import { z } from "zod";
+import type { Port } from "../../domain/port.ts";
+import type { AppContext } from "../app-context.ts";
+import { parseBody, parseWith, readJson } from "../body.ts";
+import { ApiError, badRequest } from "../errors.ts";
+import type { Route } from "../router.ts";
+import { normalizePort, portSchema, UnsupportedCoin } from "../schemas/port.ts";
+import { checkPortNumber, notQueuing, portOr404 } from "./port-guards.ts";
+
+/** The list/detail item of spec §7: server fields, wallets, stat, setting, plus the run state. */
+export function portItem(app: AppContext, p: Port) {
+  const { wallets, setting, ...server } = p;
+  return { server, wallets, setting, stat: app.engine.stat(p.id), state: app.engine.runState(p.id) };
+}
+
+function validate(body: unknown, creating: boolean) {
+  const parsed = parseWith(portSchema, body);
+  try {
+    return normalizePort(parsed, { creating });
+  } catch (err) {
+    if (err instanceof UnsupportedCoin)
+      throw badRequest("lang.proxy.err_coin_unsupported", { field: "currency" });
+    throw err;
+  }
+}
+
+async function createPort(app: AppContext, body: unknown): Promise<number> {
+  const input = validate(body, true);
+  checkPortNumber(app, input.port, input.status === 1);
+  const id = app.ports.create(input);
+  await app.engine.apply(app.ports.get(id) as Port);
+  return id;
+}
+
+const batchBody = z.object({
+  action: z.enum(["start", "stop", "delete"], "lang.err.params"),
+  ids: z.array(z.number().int()).min(1, "lang.err.params").max(5000, "lang.err.params"),
+});
+
+const ACTION_ERRORS = {
+  start: "lang.proxy.err_open",
+  stop: "lang.proxy.err_close",
+  delete: "lang.proxy.err_delete",
+} as const;
+
+async function act(app: AppContext, action: "start" | "stop" | "delete", port: Port): Promise<void> {
+  notQueuing(app, port.id);
+  if (action === "delete") {
+    await app.engine.remove(port.id);
+    app.ports.delete(port.id);
+  } else if (action === "start") {
+    checkPortNumber(app, port.port, true, port.id);
+    app.ports.setStatus([port.id], 1);
+    await app.engine.apply(app.ports.get(port.id) as Port);
+  } else {
+    app.ports.setStatus([port.id], 0);
+    await app.engine.stop(port.id);
+  }
+}
+
+export const portRoutes: Route[] = [
+  {
+    method: "GET",
+    path: "/api/ports",
+    handler: ({ app }) => Response.json({ items: app.ports.list().map((p) => portItem(app, p)) }),
+  },
+  {
+    method: "GET",
+    path: "/api/port/:id",
+    handler: ({ app, params }) => Response.json(portItem(app, portOr404(app, params.id))),
+  },
+  {
+    method: "POST",
+    path: "/api/port/new",
+    handler: async ({ app, req }) => Response.json({ id: await createPort(app, await readJson(req)) }),
+  },
+  {
+    method: "POST",
+    path: "/api/port/:id",
+    handler: async ({ app, req, params }) => {
+      const current = portOr404(app, params.id);
+      notQueuing(app, current.id);
+      const input = validate(await readJson(req), false);
+      checkPortNumber(app, input.port, input.status === 1, current.id);
+      if (input.port !== current.port) await app.engine.stop(current.id);
+      app.ports.update(current.id, input);
+      await app.engine.apply(app.ports.get(current.id) as Port);
+      return Response.json({ id: current.id });
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/port/:id/copy",
+    handler: async ({ app, req, params }) => {
+      // Clone (spec §4): the port's fields with a new port number and fresh wallet ids.
+      const source = portOr404(app, params.id);
+      const { port } = await parseBody(req, z.object({ port: z.unknown() }));
+      const { id: _id, created_at: _c, updated_at: _u, wallets, ...fields } = source;
+      const body = { ...fields, port, wallets: wallets.map(({ id: _w, server_id: _s, ...w }) => w) };
+      return Response.json({ id: await createPort(app, body) });
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/port/:id/start",
+    handler: async ({ app, params }) => {
+      await act(app, "start", portOr404(app, params.id));
+      return Response.json({ ok: true });
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/port/:id/stop",
+    handler: async ({ app, params }) => {
+      await act(app, "stop", portOr404(app, params.id));
+      return Response.json({ ok: true });
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/api/port/:id",
+    handler: async ({ app, params }) => {
+      await act(app, "delete", portOr404(app, params.id));
+      return Response.json({ ok: true });
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/ports/batch",
+    handler: async ({ app, req }) => {
+      const { action, ids } = await parseBody(req, batchBody);
+      const succeeded: number[] = [];
+      const failed: { id: number; key: string; message: string }[] = [];
+      for (const id of ids) {
+        const port = app.ports.get(id);
+        try {
+          if (!port) throw new ApiError(404, "lang.err.not_found");
+          await act(app, action, port);
+          succeeded.push(id);
+        } catch (err) {
+          const e = err instanceof ApiError ? err : new ApiError(500, ACTION_ERRORS[action]);
+          failed.push({ id, key: e.key, message: e.message });
+        }
+      }
+      return Response.json({ succeeded, failed });
+    },
+  },
+];

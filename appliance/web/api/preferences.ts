@@ -1,0 +1,134 @@
+import { z } from "zod";
+import type { AppContext } from "../app-context.ts";
+import { parseBody } from "../body.ts";
+import { badRequest } from "../errors.ts";
+import type { Route } from "../router.ts";
+
+/**
+ * Settings stored as one object each (spec §3 "Other entities"): offline alert, pump time, RMS
+ * front proxy and the preset end-point lists. GET answers the stored object (or its defaults),
+ * POST validates and replaces it whole.
+ */
+interface SettingObject<T extends z.ZodType> {
+  path: string;
+  key: string;
+  schema: T;
+  defaults: z.infer<T>;
+}
+
+const alertSchema = z.object({
+  device_offline: z.boolean().default(false),
+  /** percent drop against the previous 15 minutes that raises an alert; 0 = off */
+  hashrate_drop: z
+    .number("lang.alert.err_save")
+    .min(0, "lang.alert.err_save")
+    .max(100, "lang.alert.err_save")
+    .default(0),
+  push_key: z.string().trim().max(256, "lang.alert.err_save").default(""),
+});
+
+const rmsSchema = z.object({
+  password: z.string().max(128, "lang.rms.err_update").default(""),
+  port_mode: z.enum(["default", "custom"], "lang.rms.err_update").default("default"),
+  port_map: z
+    .array(
+      z.object({
+        server: z.number().int().min(1, "lang.rms.err_update").max(65535, "lang.rms.err_update"),
+        local: z.number().int().min(1, "lang.rms.err_update").max(65535, "lang.rms.err_update"),
+      }),
+    )
+    .max(1000, "lang.rms.err_update")
+    .default([]),
+  client_name: z.string().trim().max(128, "lang.rms.err_update").default(""),
+  announcement: z.string().max(2000, "lang.rms.err_update").default(""),
+  other: z.string().max(2000, "lang.rms.err_update").default(""),
+});
+
+const required = z
+  .string("lang.preset.err_incomplete")
+  .transform((s) => s.trim())
+  .pipe(z.string().min(1, "lang.preset.err_incomplete"));
+const endpointSchema = z.object({
+  customPool: z
+    .array(
+      z.object({
+        coin: required,
+        name: required,
+        address: required.transform((s) => s.replace(/\s+/g, "")),
+        deal: z.union([z.literal(0), z.literal(1)], "lang.preset.err_incomplete"),
+      }),
+    )
+    .max(1000, "lang.err.params")
+    .default([]),
+  customWallet: z
+    .array(
+      z.object({
+        name: required,
+        address: required.transform((s) => s.replace(/\s+/g, "")),
+        protocol: z.union([z.literal(0), z.literal(1)]).default(0),
+      }),
+    )
+    .max(1000, "lang.err.params")
+    .default([]),
+});
+
+function settingRoutes<T extends z.ZodType>(o: SettingObject<T>): Route[] {
+  return [
+    { method: "GET", path: o.path, handler: ({ app }) => Response.json(app.settings.get(o.key, o.defaults)) },
+    {
+      method: "POST",
+      path: o.path,
+      handler: async ({ app, req }) => {
+        const value = await parseBody(req, o.schema);
+        app.settings.set(o.key, value);
+        return Response.json(value);
+      },
+    },
+  ];
+}
+
+export const ALERT_SETTING = "alert";
+export const PUMP_T_SETTING = "pump_t";
+
+function pumpT(app: AppContext) {
+  return { t: app.settings.get<number>(PUMP_T_SETTING, 0) };
+}
+
+export const preferenceRoutes: Route[] = [
+  ...settingRoutes({
+    path: "/api/warning/setting",
+    key: ALERT_SETTING,
+    schema: alertSchema,
+    defaults: { device_offline: false, hashrate_drop: 0, push_key: "" },
+  }),
+  ...settingRoutes({
+    path: "/api/rms/config",
+    key: "rms",
+    schema: rmsSchema,
+    defaults: {
+      password: "",
+      port_mode: "default",
+      port_map: [],
+      client_name: "",
+      announcement: "",
+      other: "",
+    },
+  }),
+  ...settingRoutes({
+    path: "/api/local/pool/endpoint",
+    key: "endpoint",
+    schema: endpointSchema,
+    defaults: { customPool: [], customWallet: [] },
+  }),
+  { method: "GET", path: "/api/pump/t", handler: ({ app }) => Response.json(pumpT(app)) },
+  {
+    method: "POST",
+    path: "/api/pump/t/:pump_t",
+    handler: ({ app, params }) => {
+      const t = Number(params.pump_t);
+      if (!Number.isInteger(t) || t < 0 || t > 3600) throw badRequest("lang.pump.err_save");
+      app.settings.set(PUMP_T_SETTING, t);
+      return Response.json(pumpT(app));
+    },
+  },
+];

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { ok, parseBody } from "../body.ts";
+import { notFound } from "../errors.ts";
+import type { Route } from "../router.ts";
+import { portOr404 } from "./port-guards.ts";
+
+const r = z.number("lang.ratio.err_set").min(0, "lang.ratio.err_set").max(1, "lang.ratio.err_set");
+
+/**
+ * Fee ratio overrides (spec §4): per miner wallet and per device, priority device > wallet > port.
+ * Each change is stored and handed to the engine at once; it applies from the next fee decision.
+ */
+export const ratioRoutes: Route[] = [
+  {
+    method: "GET",
+    path: "/api/port/:id/wallet/ratio",
+    handler: ({ app, params }) => {
+      const port = portOr404(app, params.id);
+      const items = app.ratios.list(port.id).filter((o) => o.worker === "");
+      return Response.json(items.map((o, i) => ({ addr: o.wallet, id: i + 1, ratio: o.ratio })));
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/port/:id/wallet/ratio",
+    handler: async ({ app, req, params }) => {
+      // Spec body {wallet, wid, r}: r is the percentage / 100; wid identifies the row in the caller's list.
+      const port = portOr404(app, params.id);
+      const body = await parseBody(
+        req,
+        z.object({ wallet: z.string().trim().min(1, "lang.ratio.err_set"), wid: z.unknown().optional(), r }),
+      );
+      app.ratios.set(port.id, { wallet: body.wallet, worker: "", ratio: body.r });
+      app.engine.setWalletRatio(port.id, body.wallet, body.r);
+      return ok();
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/api/port/:id/wallet/:wallet/ratio",
+    handler: ({ app, params }) => {
+      const port = portOr404(app, params.id);
+      const wallet = params.wallet ?? "";
+      app.ratios.clear(port.id, wallet, "");
+      app.engine.setWalletRatio(port.id, wallet, null);
+      return ok();
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/port/:id/worker/ratio",
+    handler: async ({ app, req, params }) => {
+      // worker is the device id of the device list; r null clears the device's own ratio.
+      const port = portOr404(app, params.id);
+      const body = await parseBody(
+        req,
+        z.object({ worker: z.string().trim().min(1, "lang.ratio.err_set"), r: r.nullable() }),
+      );
+      if (body.r === null) app.ratios.clear(port.id, "", body.worker);
+      else app.ratios.set(port.id, { wallet: "", worker: body.worker, ratio: body.r });
+      app.engine.setDeviceRatio(port.id, body.worker, body.r);
+      return ok();
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/wallet/:wallet_id/worker/:sid/ratio",
+    handler: ({ app, params }) => {
+      // wallet_id: a fee wallet of the port; sid: a device id. Answers the ratio in force and where it comes from.
+      const feeWallet = app.ports.wallet(Number(params.wallet_id));
+      if (!feeWallet) throw notFound();
+      const portId = feeWallet.server_id;
+      const device = app.ratios.get(portId, "", params.sid ?? "");
+      const minerWallet = app.engine.live.worker(params.sid ?? "")?.wallet ?? null;
+      const ofWallet = minerWallet === null ? null : app.ratios.get(portId, minerWallet, "");
+      const ratio = device ?? ofWallet ?? feeWallet.ratio;
+      const source = device !== null ? "device" : ofWallet !== null ? "wallet" : "port";
+      return Response.json({ ratio, source, device, wallet: ofWallet, port: feeWallet.ratio });
+    },
+  },
+];

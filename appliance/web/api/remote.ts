@@ -1,0 +1,143 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { RemoteClient } from "../../store/remote-clients.ts";
+import type { AppContext } from "../app-context.ts";
+import { ok, parseBody } from "../body.ts";
+import { ApiError, badRequest, notFound } from "../errors.ts";
+import type { Route } from "../router.ts";
+
+export const API_TOKEN_SETTING = "api_token";
+/** Header another instance sends with this instance's API token (group control). */
+export const API_TOKEN_HEADER = "x-api-token";
+const REMOTE_TIMEOUT_MS = 4000;
+
+/** This instance's group-control token, made on first use. */
+export function apiToken(app: AppContext): string {
+  let token = app.settings.get<string>(API_TOKEN_SETTING, "");
+  if (!token) {
+    token = randomBytes(24).toString("base64url");
+    app.settings.set(API_TOKEN_SETTING, token);
+  }
+  return token;
+}
+
+const required = z.string("lang.remote.err_required").trim().min(1, "lang.remote.err_required");
+const clientBody = z.object({
+  address: required
+    .transform((s) => s.replace(/\/+$/, ""))
+    .pipe(z.string().regex(/^https?:\/\/[^\s]+$/i, "lang.remote.err_address")),
+  token: required.max(256, "lang.err.params"),
+  remark: required.max(128, "lang.err.params"),
+});
+
+async function callRemote(c: RemoteClient, method: string, path: string, body?: string): Promise<Response> {
+  return fetch(`${c.address}/api/${path.replace(/^\/+/, "")}`, {
+    method,
+    headers: { [API_TOKEN_HEADER]: c.token, "content-type": "application/json" },
+    body,
+    signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS),
+    tls: { rejectUnauthorized: false },
+  });
+}
+
+/** Live state of a remote instance: version, uptime, online devices, CPU, memory, traffic. */
+async function probe(c: RemoteClient) {
+  const { token: _t, ...shown } = c;
+  try {
+    const [version, stat] = await Promise.all([
+      callRemote(c, "GET", "local/version").then((r) =>
+        r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`)),
+      ),
+      callRemote(c, "GET", "sys/stat").then((r) =>
+        r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`)),
+      ),
+    ]);
+    return { ...shown, online: true, version, stat };
+  } catch (err) {
+    return { ...shown, online: false, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+function clientOr404(app: AppContext, id: string | undefined): RemoteClient {
+  const c = app.remotes.get(Number(id));
+  if (!c) throw notFound();
+  return c;
+}
+
+export const remoteRoutes: Route[] = [
+  { method: "GET", path: "/api/remote/token", handler: ({ app }) => Response.json({ token: apiToken(app) }) },
+  {
+    method: "POST",
+    path: "/api/remote/token",
+    handler: async ({ app, req }) => {
+      const { token } = await parseBody(
+        req,
+        z.object({ token: z.string().trim().min(16, "lang.err.params").max(256) }),
+      );
+      app.settings.set(API_TOKEN_SETTING, token);
+      return Response.json({ token });
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/remote/refresh/token",
+    handler: ({ app }) => {
+      app.settings.delete(API_TOKEN_SETTING);
+      return Response.json({ token: apiToken(app) });
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/remote/list",
+    handler: async ({ app }) => Response.json(await Promise.all(app.remotes.list().map(probe))),
+  },
+  {
+    method: "POST",
+    path: "/api/remote/new",
+    handler: async ({ app, req }) =>
+      Response.json({ id: app.remotes.create(await parseBody(req, clientBody)) }),
+  },
+  {
+    method: "POST",
+    path: "/api/remote/:id",
+    handler: async ({ app, req, params }) => {
+      const c = clientOr404(app, params.id);
+      app.remotes.update(c.id, await parseBody(req, clientBody));
+      return Response.json({ id: c.id });
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/api/remote/:id",
+    handler: ({ app, params }) => {
+      const c = clientOr404(app, params.id);
+      if (!app.remotes.delete(c.id)) throw new ApiError(500, "lang.remote.err_delete");
+      return ok();
+    },
+  },
+  ...(["GET", "POST", "DELETE"] as const).map(
+    (method): Route => ({
+      method,
+      path: "/api/remote/q/:id/:m/:p",
+      handler: async ({ app, req, params, address }) => {
+        // Runs one API call on a remote instance: m is its method, p its path below /api/ (URL-encoded).
+        const c = clientOr404(app, params.id);
+        const m = (params.m ?? "").toUpperCase();
+        if (!["GET", "POST", "DELETE"].includes(m)) throw badRequest("lang.err.params", { field: "m" });
+        const body = method === "GET" ? undefined : await req.text();
+        if (m !== "GET") app.logs.add("operation", `group ${c.id}: ${m} /api/${params.p}`, address);
+        try {
+          const res = await callRemote(c, m, params.p ?? "", m === "GET" ? undefined : body);
+          return new Response(await res.arrayBuffer(), {
+            status: res.status,
+            headers: { "content-type": res.headers.get("content-type") ?? "application/json" },
+          });
+        } catch (err) {
+          throw new ApiError(502, "lang.remote.err_fetch", {
+            detail: err instanceof Error ? err.message : String(err),
+          });
+        }
+      },
+    }),
+  ),
+];

@@ -1,0 +1,178 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import type { AppContext } from "../app-context.ts";
+import { parseBody, readJson } from "../body.ts";
+import { ApiError, badRequest } from "../errors.ts";
+import { ROUTE_SETTING } from "../handler.ts";
+import { WEB_TLS_SETTING } from "../http-server.ts";
+import type { Route } from "../router.ts";
+import { DEFAULT_WEB_PORT, WEB_PORT_SETTING } from "./port-guards.ts";
+
+export const KENC_SETTING = "kenc_key";
+
+/**
+ * Spec §5 safe route: English letters only, no leading "/", no "//", no "?", sent with one trailing
+ * slash; "" (or "/") removes the route.
+ */
+export function parseRoute(k: string): string | null {
+  if (k === "" || k === "/") return "";
+  if (!k.endsWith("/")) return null;
+  const name = k.slice(0, -1);
+  return /^[A-Za-z]+$/.test(name) ? `${name}/` : null;
+}
+
+/** The derived display value of a KENC key: characters 8 to 24 of its MD5 (spec §3). */
+export function kencDerived(key: string): string {
+  return key ? createHash("md5").update(key).digest("hex").slice(8, 24) : "";
+}
+
+function tlsState(app: AppContext) {
+  return {
+    enabled: app.settings.get<boolean>(WEB_TLS_SETTING, false),
+    port: app.settings.get<number>(WEB_PORT_SETTING, DEFAULT_WEB_PORT),
+  };
+}
+
+async function readCertificateUpload(req: Request): Promise<{ cert: string; key: string }> {
+  const type = req.headers.get("content-type") ?? "";
+  if (type.includes("multipart/form-data")) {
+    const form = await req.formData();
+    const text = async (name: string) => {
+      const v = form.get(name);
+      if (v === null) return "";
+      return typeof v === "string" ? v : await v.text();
+    };
+    return {
+      cert: (await text("cert")) || (await text("crt")) || (await text("pem")),
+      key: await text("key"),
+    };
+  }
+  const body = await readJson(req);
+  const parsed = z.object({ cert: z.string().default(""), key: z.string().default("") }).safeParse(body);
+  if (!parsed.success) throw badRequest("lang.cert.err_missing");
+  return parsed.data;
+}
+
+export const securityRoutes: Route[] = [
+  {
+    method: "GET",
+    path: "/api/route",
+    handler: ({ app }) => Response.json({ k: app.settings.get<string>(ROUTE_SETTING, "") }),
+  },
+  {
+    method: "POST",
+    path: "/api/route",
+    handler: async ({ app, req }) => {
+      const { k } = await parseBody(req, z.object({ k: z.string("lang.route.err_format") }));
+      const route = parseRoute(k.trim());
+      if (route === null) throw badRequest("lang.route.err_format", { field: "k" });
+      app.settings.set(ROUTE_SETTING, route);
+      // The handler reads the route per request, so the new address answers from the next request on.
+      return Response.json({ k: route });
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/web/tls",
+    handler: ({ app }) => Response.json(tlsState(app)),
+  },
+  {
+    method: "POST",
+    path: "/api/web/tls/:flag",
+    handler: ({ app, params }) => {
+      if (params.flag !== "0" && params.flag !== "1") throw badRequest("lang.tls.err_set");
+      app.settings.set(WEB_TLS_SETTING, params.flag === "1");
+      app.restartWeb(`HTTPS ${params.flag === "1" ? "on" : "off"}`);
+      return Response.json(tlsState(app));
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/web/port/restart",
+    handler: async ({ app, req }) => {
+      const { port } = await parseBody(
+        req,
+        z.object({
+          port: z.coerce
+            .number("lang.webport.err_range")
+            .int("lang.webport.err_range")
+            .min(1, "lang.webport.err_range")
+            .max(65535, "lang.webport.err_range"),
+        }),
+      );
+      if (app.ports.byNumber(port)) throw new ApiError(409, "lang.proxy.err_occupied", { field: "port" });
+      app.settings.set(WEB_PORT_SETTING, port);
+      app.restartWeb(`web port ${port}`);
+      return Response.json(tlsState(app));
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/kc/key",
+    handler: ({ app }) => {
+      const k = app.settings.get<string>(KENC_SETTING, "");
+      return Response.json({ k, derived: kencDerived(k) });
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/kc/key",
+    handler: async ({ app, req }) => {
+      const { k } = await parseBody(
+        req,
+        z.object({ k: z.string().trim().min(1, "lang.kenc.err_empty").max(256, "lang.err.params") }),
+      );
+      app.settings.set(KENC_SETTING, k);
+      return Response.json({ k, derived: kencDerived(k) });
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/kc/reset",
+    handler: ({ app }) => {
+      app.settings.delete(KENC_SETTING);
+      return Response.json({ k: "", derived: "" });
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/cert",
+    handler: ({ app }) => Response.json(app.certificates.describe()),
+  },
+  {
+    method: "POST",
+    path: "/api/cert/upload",
+    handler: async ({ app, req }) => {
+      const { cert, key } = await readCertificateUpload(req);
+      if (!cert.trim() || !key.trim()) throw badRequest("lang.cert.err_missing");
+      const res = app.certificates.upload(cert, key);
+      if (!res.ok) throw badRequest("lang.cert.err_invalid", { detail: res.reason });
+      app.restartWeb("certificate uploaded");
+      return Response.json(app.certificates.describe());
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/cert/reset",
+    handler: ({ app }) => {
+      app.certificates.reset();
+      app.restartWeb("certificate reset to the built-in one");
+      return Response.json(app.certificates.describe());
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/mb/port",
+    handler: ({ app }) =>
+      Response.json(
+        app.ports
+          .list()
+          .filter((p) => p.setting.pth > 0)
+          .map((p) => ({
+            port: p.setting.pth,
+            server_port: p.port,
+            status: app.engine.runState(p.id) === "active" ? 1 : 0,
+          })),
+      ),
+  },
+];

@@ -1,0 +1,117 @@
+import type { LogKind } from "../../store/logs.ts";
+import { pushOverrides } from "../../store/ratios.ts";
+import type { AppContext } from "../app-context.ts";
+import { ok } from "../body.ts";
+import type { Route } from "../router.ts";
+
+function logRoute(
+  path: string,
+  kind: LogKind,
+  filter?: (msg: string, params: Record<string, string>) => boolean,
+): Route {
+  return {
+    method: "GET",
+    path,
+    handler: ({ app, url, params }) => {
+      const limit = Math.min(Math.max(Number(url.searchParams.get("limit") ?? 200) || 200, 1), 1000);
+      const rows = app.logs.list(kind, filter ? 5000 : limit);
+      return Response.json(filter ? rows.filter((r) => filter(r.message, params)).slice(0, limit) : rows);
+    },
+  };
+}
+
+function versionInfo(app: AppContext) {
+  return {
+    version: app.version,
+    runtime: `bun ${Bun.version}`,
+    arch: process.arch,
+    platform: process.platform,
+  };
+}
+
+export const systemRoutes: Route[] = [
+  { method: "GET", path: "/api/local/version", handler: ({ app }) => Response.json(versionInfo(app)) },
+  {
+    method: "GET",
+    path: "/api/sys/starttime",
+    handler: ({ app }) =>
+      Response.json({
+        start: new Date(app.startedAt).toISOString(),
+        uptime_seconds: Math.floor((Date.now() - app.startedAt) / 1000),
+      }),
+  },
+  { method: "GET", path: "/api/sysinfo", handler: ({ app }) => Response.json(app.sysinfo.read()) },
+  {
+    method: "GET",
+    path: "/api/sys/base/info",
+    handler: ({ app }) => {
+      const info = app.sysinfo.read();
+      return Response.json({
+        uuid: app.uuid,
+        ...versionInfo(app),
+        host: info.host,
+        cpu: info.cpu,
+        memory_total: info.memory.total,
+      });
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/sys/stat",
+    handler: ({ app }) => {
+      const info = app.sysinfo.read();
+      const ports = app.ports.list();
+      return Response.json({
+        cpu: info.cpu.usage_percent,
+        memory: info.memory,
+        disk: info.disk,
+        load: info.load,
+        network: {
+          rx_rate: info.network.rx_rate,
+          tx_rate: info.network.tx_rate,
+          rx: info.network.rx_bytes,
+          tx: info.network.tx_bytes,
+        },
+        uptime_seconds: Math.floor((Date.now() - app.startedAt) / 1000),
+        ports: {
+          total: ports.length,
+          active: ports.filter((p) => app.engine.runState(p.id) === "active").length,
+        },
+        online: ports.reduce((n, p) => n + app.engine.stat(p.id).online, 0),
+      });
+    },
+  },
+  { method: "GET", path: "/api/u/i", handler: ({ app }) => Response.json({ uuid: app.uuid }) },
+  logRoute("/api/operation/log", "operation"),
+  logRoute("/api/request/log", "request"),
+  logRoute("/api/error/log", "error"),
+  logRoute("/api/running/log", "running"),
+  logRoute("/api/update/log", "update"),
+  // Group control entries are written to the operation log with a "group <id>:" prefix.
+  logRoute("/api/group/:gid/log", "operation", (msg, p) => msg.startsWith(`group ${p.gid}:`)),
+  logRoute("/api/worker/:id/error/log", "error", (msg, p) => msg.includes(p.id ?? "\u0000")),
+  {
+    method: "POST",
+    path: "/api/failed/reset",
+    handler: ({ app, address }) => {
+      // Lifts every failed-login lockout (an operator locked out by a typo from the farm's NAT address).
+      app.throttle.reset();
+      app.logs.add("operation", "failed-login lockouts cleared", address);
+      return ok();
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/config/refresh",
+    handler: async ({ app }) => {
+      // Re-applies the stored configuration of every port to the engine (after an import or a manual DB restore).
+      let applied = 0;
+      for (const port of app.ports.list()) {
+        pushOverrides(app.engine, port.id, app.ratios.list(port.id));
+        await app.engine.apply(port);
+        applied++;
+      }
+      return Response.json({ applied });
+    },
+  },
+];

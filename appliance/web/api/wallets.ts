@@ -1,0 +1,98 @@
+import { z } from "zod";
+import type { Port } from "../../domain/port.ts";
+import { ProxyMode } from "../../domain/port.ts";
+import type { AppContext } from "../app-context.ts";
+import { ok, parseBody } from "../body.ts";
+import { badRequest, notFound } from "../errors.ts";
+import type { Route } from "../router.ts";
+import { walletSchema } from "../schemas/port.ts";
+import { notQueuing, portOr404 } from "./port-guards.ts";
+
+const MAX_FEE_WALLETS = 10;
+
+/** Hot wallet editor rows (spec §5): each row needs addr, device and pool_address. */
+const hotWallet = walletSchema.superRefine((w, ctx) => {
+  if (!w.addr) ctx.addIssue({ code: "custom", message: "lang.wallet.err_addr", path: ["addr"] });
+  if (!w.device) ctx.addIssue({ code: "custom", message: "lang.wallet.err_device", path: ["device"] });
+  if (!w.pool_address)
+    ctx.addIssue({ code: "custom", message: "lang.wallet.err_pool", path: ["pool_address"] });
+});
+const newWallet = z.object({ server_id: z.number("lang.err.params").int() }).and(hotWallet);
+
+/** Applies a fee-wallet change to the running port without disconnecting anyone. */
+async function hotUpdate(app: AppContext, portId: number): Promise<void> {
+  await app.engine.updateWallets(app.ports.get(portId) as Port);
+}
+
+function compatibleFix<T extends { pool_address: string; pool_protocol: number }>(port: Port, w: T): T {
+  return port.mode === ProxyMode.COMPATIBLE
+    ? { ...w, pool_address: port.pool_address, pool_protocol: port.connect_mode }
+    : w;
+}
+
+export const walletRoutes: Route[] = [
+  {
+    method: "POST",
+    path: "/api/wallet/new",
+    handler: async ({ app, req }) => {
+      const body = await parseBody(req, newWallet);
+      const port = portOr404(app, String(body.server_id));
+      if (port.wallets.length >= MAX_FEE_WALLETS) throw badRequest("lang.wallet.err_max");
+      const { server_id: _s, ...w } = body;
+      const id = app.ports.addWallet(port.id, compatibleFix(port, w));
+      await hotUpdate(app, port.id);
+      return Response.json({ id });
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/wallet/:id",
+    handler: async ({ app, req, params }) => {
+      const current = app.ports.wallet(Number(params.id));
+      if (!current) throw notFound();
+      const port = portOr404(app, String(current.server_id));
+      const body = await parseBody(req, hotWallet);
+      app.ports.updateWallet(current.id, compatibleFix(port, body));
+      await hotUpdate(app, port.id);
+      return Response.json({ id: current.id });
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/api/wallet/:id",
+    handler: async ({ app, params }) => {
+      const current = app.ports.wallet(Number(params.id));
+      if (!current) throw notFound();
+      const port = portOr404(app, String(current.server_id));
+      // Spec §5: at least one wallet config must remain.
+      if (port.wallets.length <= 1) throw badRequest("lang.wallet.err_min");
+      app.ports.deleteWallet(current.id);
+      await hotUpdate(app, port.id);
+      return ok();
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/port/:id/wallets",
+    handler: async ({ app, req, params }) => {
+      // The hot wallet editor saves the whole list of one port at once.
+      const port = portOr404(app, params.id);
+      notQueuing(app, port.id);
+      const { wallets } = await parseBody(
+        req,
+        z.object({
+          wallets: z
+            .array(hotWallet)
+            .min(1, "lang.wallet.err_min")
+            .max(MAX_FEE_WALLETS, "lang.wallet.err_max"),
+        }),
+      );
+      app.ports.replaceWallets(
+        port.id,
+        wallets.map((w) => compatibleFix(port, w)),
+      );
+      await hotUpdate(app, port.id);
+      return Response.json({ wallets: app.ports.wallets(port.id) });
+    },
+  },
+];

@@ -1,0 +1,89 @@
+import { timingSafeEqual } from "node:crypto";
+import { API_TOKEN_HEADER, API_TOKEN_SETTING } from "./api/remote.ts";
+import type { AppContext } from "./app-context.ts";
+import { ApiError } from "./errors.ts";
+import type { Router } from "./router.ts";
+import type { StaticAssets } from "./static.ts";
+
+export const ROUTE_SETTING = "route";
+
+/** Builds the fetch handler: secure-route prefix, bearer auth, JSON errors, the console's files. */
+export function createHandler(app: AppContext, router: Router, assets: StaticAssets) {
+  return async function handle(req: Request, address: string): Promise<Response> {
+    const url = new URL(req.url);
+    let path = url.pathname;
+    if (path === "/healthz") return Response.json({ ok: true, version: app.version });
+
+    // With a secure route set, nothing answers outside it: scanners see only 404s.
+    const route = app.settings.get<string>(ROUTE_SETTING, "");
+    if (route) {
+      const prefix = `/${route.replace(/\/$/, "")}`;
+      if (path !== prefix && !path.startsWith(`${prefix}/`))
+        return new Response("Not Found", { status: 404 });
+      path = path.slice(prefix.length) || "/";
+      if (path === "/" && !url.pathname.endsWith("/")) {
+        return Response.redirect(`${prefix}/`, 302);
+      }
+    }
+
+    if (!path.startsWith("/api/")) return assets.serve(path, req);
+    const started = performance.now();
+    const res = await dispatch(app, router, req, url, path, address);
+    if (req.method !== "GET" && res.status < 400 && !path.startsWith("/api/_/")) {
+      app.logs.add("operation", `${req.method} ${path}`, address);
+    }
+    app.logs.add(
+      "request",
+      `${req.method} ${path} ${res.status} ${(performance.now() - started).toFixed(1)}ms`,
+      address,
+    );
+    return res;
+  };
+}
+
+async function dispatch(
+  app: AppContext,
+  router: Router,
+  req: Request,
+  url: URL,
+  path: string,
+  address: string,
+): Promise<Response> {
+  const m = router.match(req.method, path);
+  if (!m) {
+    const allowed = router.allowed(path);
+    if (allowed.length > 0)
+      return new ApiError(405, "lang.err.not_found", {}, "Method not allowed").toResponse();
+    return new ApiError(404, "lang.err.not_found").toResponse();
+  }
+  if (!m.route.public && !authorized(app, req))
+    return new ApiError(401, "lang.err.unauthorized").toResponse();
+  try {
+    return await m.route.handler({ req, url, params: m.params, address, app });
+  } catch (err) {
+    if (err instanceof ApiError) return err.toResponse();
+    app.logs.add(
+      "error",
+      `${req.method} ${path}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    );
+    return new ApiError(500, "lang.err.fatal").toResponse();
+  }
+}
+
+export function bearer(req: Request): string | null {
+  const h = req.headers.get("authorization");
+  if (!h?.startsWith("Bearer ")) return null;
+  return h.slice(7).trim() || null;
+}
+
+/** A console session's bearer token, or (group control) this instance's API token, compared in constant time. */
+function authorized(app: AppContext, req: Request): boolean {
+  const token = bearer(req);
+  if (token !== null && app.tokens.valid(token)) return true;
+  const apiKey = req.headers.get(API_TOKEN_HEADER);
+  const expected = app.settings.get<string>(API_TOKEN_SETTING, "");
+  if (!apiKey || !expected) return false;
+  const a = Buffer.from(apiKey);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

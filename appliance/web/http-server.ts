@@ -1,0 +1,64 @@
+import type { Server } from "bun";
+import { DEFAULT_WEB_PORT, WEB_PORT_SETTING } from "./api/port-guards.ts";
+import type { AppContext } from "./app-context.ts";
+
+export const WEB_TLS_SETTING = "web_tls";
+
+export interface TlsMaterial {
+  cert: string;
+  key: string;
+}
+
+/**
+ * The console/API listener. Web port and HTTPS come from the settings (the command line's --web-port
+ * wins, for tests and first runs); `restart` rebinds in-process so a change needs no supervisor.
+ */
+export class WebServer {
+  private server: Server<undefined> | null = null;
+
+  constructor(
+    private readonly app: AppContext,
+    private readonly handle: (req: Request, address: string) => Promise<Response>,
+    private readonly tls: () => TlsMaterial,
+    private readonly onListen: (url: string) => void,
+  ) {}
+
+  get url(): string {
+    return this.server ? this.server.url.toString().replace(/\/$/, "") : "";
+  }
+
+  start(): void {
+    const port = this.app.config.webPort ?? this.app.settings.get<number>(WEB_PORT_SETTING, DEFAULT_WEB_PORT);
+    const useTls = this.app.settings.get<boolean>(WEB_TLS_SETTING, false);
+    const handle = this.handle;
+    this.server = Bun.serve({
+      hostname: this.app.config.host,
+      port,
+      tls: useTls ? this.tls() : undefined,
+      maxRequestBodySize: 16 * 1024 * 1024,
+      fetch(req, server) {
+        return handle(req, server.requestIP(req)?.address ?? "");
+      },
+      error() {
+        return Response.json(
+          { error: { key: "lang.err.fatal", message: "Fatal error, contact the administrator" } },
+          { status: 500 },
+        );
+      },
+    });
+    this.onListen(this.url);
+  }
+
+  /** Lets the reply to the request that asked for it go out first, then rebinds. */
+  restart(reason: string): void {
+    this.app.logs.add("running", `web server restart: ${reason}`);
+    setTimeout(() => {
+      void this.stop().then(() => this.start());
+    }, 200);
+  }
+
+  async stop(): Promise<void> {
+    await this.server?.stop(true);
+    this.server = null;
+  }
+}

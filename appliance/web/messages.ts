@@ -1,0 +1,94 @@
+/**
+ * The error and notice catalogue of spec §8 and the rules of §5: a stable key (the console translates
+ * it from locales/) and the English text the API sends beside it.
+ */
+export const MESSAGES = {
+  // generic
+  "lang.err.fatal": "Fatal error, contact the administrator",
+  "lang.err.not_found": "Not found",
+  "lang.err.device_missing": "Device data not found, refresh",
+  "lang.err.bad_json": "The request body is not valid JSON",
+  "lang.err.params": "Invalid parameters",
+  "lang.err.unauthorized": "Please log in",
+  "lang.err.get_config": "Failed to get configuration information",
+  "lang.err.save": "Save failed",
+  "lang.err.save_port_close": "Save failed because the port could not be closed",
+  "lang.err.config_check": "Configuration check failed",
+  // login and account (§4, §5, §6)
+  "lang.login.err_required": "Please enter the username, password and verification code",
+  "lang.login.err_captcha": "Verification failed",
+  "lang.login.err_info": "Information verification failed",
+  "lang.login.err_password_cipher": "The password could not be decrypted; reload the page and try again",
+  "lang.login.err_throttled": "Too many failed logins from this address; try again later",
+  "lang.user.err_set": "Set user failed",
+  "lang.user.err_short": "The new password needs at least 8 characters",
+  "lang.user.err_mismatch": "The new value and its confirmation do not match",
+  // ports (§5)
+  "lang.proxy.err_port": "Please enter the port to be monitored, ranging from 1 to 65534",
+  "lang.proxy.err_currency": "Please choose the proxy coin",
+  "lang.proxy.err_pool_address": "Please enter the main pool address",
+  "lang.proxy.err_unified_wallet": "Pool mode needs a unified wallet",
+  "lang.proxy.err_unified_device": "Pool mode needs a unified device name",
+  "lang.proxy.err_limit": "Max connections range from 0 to 65535",
+  "lang.proxy.err_protocol": "Unknown port protocol",
+  "lang.proxy.err_connect_mode": "Unknown pool protocol",
+  "lang.proxy.err_mode": "Unknown connection mode",
+  "lang.proxy.err_duplicate": "Duplicate port: another proxy already uses this port number",
+  "lang.proxy.err_occupied": "Port occupied: another program or the web console already uses this port",
+  "lang.proxy.err_coin_unsupported":
+    "Creation failed because the coin is not supported in this version, update the program",
+  "lang.proxy.err_category": "Missing category",
+  "lang.proxy.err_replace_wallet":
+    "Replace wallet: both the wallets to replace and the replacement are required",
+  "lang.proxy.err_replace_name":
+    "Replace miner name: both the names to replace and the replacement are required",
+  "lang.proxy.err_open": "Open port failed",
+  "lang.proxy.err_close": "Close port failed",
+  "lang.proxy.err_delete": "Delete port failed",
+  "lang.proxy.err_queuing": "The port is applying a change; wait for it to finish",
+  // fee wallets (§5)
+  "lang.wallet.err_max": "No more than ten wallets",
+  "lang.wallet.err_min": "At least one wallet config must remain",
+  "lang.wallet.err_addr": "Wallet address check failed",
+  "lang.wallet.err_device": "Device name check failed",
+  "lang.wallet.err_pool": "Pool address check failed",
+  "lang.wallet.err_ratio": "The fee percent runs from 0 to 100 in steps of 0.01",
+  "lang.wallet.err_add": "Add wallet failed",
+  "lang.wallet.err_update": "Update wallet failed",
+  "lang.wallet.err_delete": "Delete wallet failed",
+  "lang.ratio.err_set": "Set ratio failed",
+  "lang.ratio.err_clear": "Clear ratio failed",
+  // import (§5)
+  "lang.import.err_format": "Unsupported file format: only .json and .xlsx files can be imported",
+  "lang.import.err_params": "Invalid parameters",
+  "lang.import.err_duplicate": "Duplicate port",
+  "lang.import.err_wallet": "Wallet parameter error",
+  "lang.import.err_occupied": "Port occupied",
+  "lang.import.err_category": "Missing category",
+  "lang.import.err_coin": "Unsupported coin, port ignored",
+  // security and web
+  "lang.route.err_format":
+    "The secure route may contain English letters only: no slashes inside, no ? and no //",
+  "lang.route.err_get": "Route fetch failure",
+  "lang.tls.err_get": "HTTPS state get failed",
+  "lang.tls.err_set": "HTTPS state set failed",
+  "lang.webport.err_range": "The web port must range from 1 to 65535",
+  "lang.kenc.err_empty": "Please enter the encryption key",
+  "lang.cert.err_invalid": "Certificate not configured correctly",
+  "lang.cert.err_missing": "Please upload both the certificate (crt or pem) and the key",
+  // lists and settings
+  "lang.blacklist.err_empty": "Please enter an entry",
+  "lang.blacklist.err_add": "Blacklist add failed",
+  "lang.blacklist.err_remove": "Blacklist remove failed",
+  "lang.preset.err_incomplete": "Please fill in the information completely",
+  "lang.remote.err_required": "All three configurations are mandatory",
+  "lang.remote.err_address": "The access address must start with http:// or https://",
+  "lang.remote.err_fetch": "Token refresh or API fetch failure",
+  "lang.remote.err_delete": "Client delete failed",
+  "lang.alert.err_save": "Save offline-alert config failed",
+  "lang.rms.err_update": "RMS update failed",
+  "lang.pump.err_save": "Save failed",
+  "lang.ping.err": "The pool did not answer",
+} as const;
+
+export type MessageKey = keyof typeof MESSAGES;
