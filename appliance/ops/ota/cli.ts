@@ -2,7 +2,8 @@
  * `pithead bundle …` and `pithead supervise …`. Each returns the process exit code; messages go to
  * stdout/stderr for the operator.
  *
- *   bundle build  --out FILE [--key FILE] [--from DIR --version V [--min-runtime V]]
+ *   bundle build  --out FILE [--key FILE] [--version V] [--from DIR [--min-runtime V]]
+ *                 (without --from: built from this source checkout, version from package.json)
  *   bundle sign   --key FILE BUNDLE [--out FILE]
  *   bundle verify [--pubkey FILE] BUNDLE
  *   bundle apply  [--data-dir DIR] [--force] [--pubkey FILE] BUNDLE
@@ -18,10 +19,10 @@ import { RELEASE_PUBLIC_KEY } from "./release-key.ts";
 import { listReleases } from "./releases.ts";
 import { buildAppStage } from "./stage.ts";
 import { startSupervisor } from "./supervisor.ts";
-import { BUILT_IN_VERSION } from "./version.ts";
+import { BUILT_IN_VERSION, isVersion } from "./version.ts";
 
 const USAGE = `usage:
-  pithead bundle build  --out FILE [--key FILE] [--from DIR --version V [--min-runtime V]]
+  pithead bundle build  --out FILE [--key FILE] [--version V] [--from DIR [--min-runtime V]]
   pithead bundle sign   --key FILE BUNDLE [--out FILE]
   pithead bundle verify [--pubkey FILE] BUNDLE
   pithead bundle apply  [--data-dir DIR] [--force] [--pubkey FILE] BUNDLE
@@ -92,13 +93,15 @@ async function build(p: Parsed): Promise<number> {
     await writeFile(out, keyFile ? signBundle(bytes, await readFile(keyFile, "utf8")) : bytes);
   } else {
     if (isCompiled()) throw new UsageError("without --from, bundle build needs a source checkout");
+    const v = p.flags.get("--version");
+    if (v !== undefined && !isVersion(v)) throw new UsageError(`--version ${v} is not a version`);
     const root = resolve(import.meta.dir, "../../..");
     await buildAppStage({
       root,
       consoleDir: join(root, "ui/dist"),
       stage: join(root, ".tmp/bundle"),
       outFile: out,
-      version: BUILT_IN_VERSION,
+      version: p.flags.get("--version") ?? BUILT_IN_VERSION,
       keyFile,
     });
   }

@@ -5,6 +5,7 @@
  */
 import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { BunPlugin } from "bun";
 import { buildBundle, signBundle } from "./bundle.ts";
 
 export interface StageOptions {
@@ -34,8 +35,22 @@ export async function buildAppStage(opts: StageOptions): Promise<{ bundleFile: s
   await rm(opts.stage, { recursive: true, force: true });
   await mkdir(join(opts.stage, "app"), { recursive: true });
   const define = { PITHEAD_VERSION: JSON.stringify(opts.version), ...defineMap(opts.defines ?? []) };
+  const pkgFile = join(opts.root, "package.json");
+  // The release reports the bundle's version however the code reads it (import of package.json or
+  // the PITHEAD_VERSION define), so its health check answers with the version it was shipped as.
+  const versionPlugin: BunPlugin = {
+    name: "release-version",
+    setup(b) {
+      b.onLoad({ filter: /package\.json$/ }, async (args) => {
+        const raw = JSON.parse(await readFile(args.path, "utf8")) as Record<string, unknown>;
+        if (args.path === pkgFile) raw.version = opts.version;
+        return { contents: JSON.stringify(raw), loader: "json" };
+      });
+    },
+  };
   const result = await Bun.build({
     entrypoints: [join(opts.root, "appliance/main.ts")],
+    plugins: [versionPlugin],
     target: "bun",
     format: "esm",
     minify: true,
