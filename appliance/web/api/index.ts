@@ -9,12 +9,14 @@ import { ratioRoutes } from "./ratios.ts";
 import { remoteRoutes } from "./remote.ts";
 import { securityRoutes } from "./security.ts";
 import { systemRoutes } from "./system.ts";
+import { transferRoutes } from "./transfer.ts";
 import { walletRoutes } from "./wallets.ts";
 
 /** Every route of the API, one module per area of spec §7. */
 export const allRoutes: Route[] = [
   ...authRoutes,
   ...portRoutes,
+  ...transferRoutes,
   ...walletRoutes,
   ...ratioRoutes,
   ...liveRoutes,

@@ -1,0 +1,158 @@
+import type { Port } from "../../domain/port.ts";
+import {
+  decodeImportJson,
+  decodeXlsx,
+  detectImportFormat,
+  encodeExportJson,
+  encodeXlsx,
+  type ImportResult,
+  type RawPort,
+} from "../../io/index.ts";
+import type { PortInput } from "../../store/ports.ts";
+import type { AppContext } from "../app-context.ts";
+import { ApiError, badRequest } from "../errors.ts";
+import type { MessageKey } from "../messages.ts";
+import { MESSAGES } from "../messages.ts";
+import type { Route } from "../router.ts";
+import { normalizePort, portSchema, UnsupportedCoin } from "../schemas/port.ts";
+import { checkPortNumber } from "./port-guards.ts";
+
+interface RowProblem {
+  row: number;
+  key: MessageKey;
+  message: string;
+  field?: string;
+}
+
+/** Reads the upload: a multipart file (its name decides JSON or xlsx) or a JSON body in our export format. */
+async function readUpload(req: Request): Promise<ImportResult> {
+  const type = req.headers.get("content-type") ?? "";
+  if (!type.includes("multipart/form-data")) return decodeImportJson(await req.text());
+  const form = await req.formData();
+  const file = form.get("file");
+  if (file === null || typeof file === "string")
+    throw badRequest("lang.import.err_params", { field: "file" });
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const format = detectImportFormat(file.name, bytes);
+  if (typeof format !== "string") throw badRequest(format.key);
+  return format === "json" ? decodeImportJson(new TextDecoder().decode(bytes)) : decodeXlsx(bytes);
+}
+
+const problem = (row: number, key: MessageKey, field?: string): RowProblem => ({
+  row,
+  key,
+  message: MESSAGES[key],
+  ...(field ? { field } : {}),
+});
+
+/** Maps a validation failure of one row to the import error of spec §5 it stands for. */
+function rowError(row: number, err: unknown): RowProblem {
+  if (err instanceof ApiError) {
+    const field = err.extra.field;
+    if (err.key === "lang.proxy.err_duplicate") return problem(row, "lang.import.err_duplicate", field);
+    if (err.key === "lang.proxy.err_occupied") return problem(row, "lang.import.err_occupied", field);
+    if (field?.startsWith("wallets") || err.key.startsWith("lang.wallet."))
+      return problem(row, "lang.import.err_wallet", field);
+    return {
+      row,
+      key: "lang.import.err_params",
+      message: `${MESSAGES["lang.import.err_params"]}: ${err.message}`,
+      field,
+    };
+  }
+  throw err;
+}
+
+function validateRow(
+  app: AppContext,
+  row: number,
+  raw: RawPort,
+  seen: Set<number>,
+): PortInput | RowProblem | "ignored" {
+  if (typeof raw.category !== "string" || raw.category.trim() === "")
+    return problem(row, "lang.import.err_category", "category");
+  const parsed = portSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = (issue?.message.startsWith("lang.") ? issue.message : "lang.err.params") as MessageKey;
+    return rowError(row, new ApiError(400, key, { field: issue?.path.join(".") }));
+  }
+  let input: PortInput;
+  try {
+    input = normalizePort(parsed.data, { creating: true });
+  } catch (err) {
+    if (err instanceof UnsupportedCoin) return "ignored";
+    throw err;
+  }
+  if (seen.has(input.port)) return problem(row, "lang.import.err_duplicate", "port");
+  seen.add(input.port);
+  try {
+    checkPortNumber(app, input.port, input.status === 1);
+  } catch (err) {
+    return rowError(row, err);
+  }
+  return input;
+}
+
+export const transferRoutes: Route[] = [
+  {
+    method: "POST",
+    path: "/api/ports/import",
+    handler: async ({ app, req, address }) => {
+      const file = await readUpload(req);
+      if (!file.ok) throw badRequest(file.key);
+      const errors: RowProblem[] = [];
+      const ignored: RowProblem[] = [];
+      const inputs: PortInput[] = [];
+      const seen = new Set<number>();
+      for (const r of file.rows) {
+        if (!r.ok) {
+          errors.push(problem(r.row, r.key));
+          continue;
+        }
+        const v = validateRow(app, r.row, r.port, seen);
+        if (v === "ignored") ignored.push(problem(r.row, "lang.import.err_coin", "currency"));
+        else if ("key" in v) errors.push(v);
+        else inputs.push(v);
+      }
+      // Nothing is half-imported: one bad row and no port is written.
+      if (errors.length > 0) {
+        const first = errors[0] as RowProblem;
+        return Response.json(
+          {
+            error: { key: first.key, message: `Row ${first.row}: ${first.message}`, row: first.row },
+            errors,
+            ignored,
+          },
+          { status: 400 },
+        );
+      }
+      const ids = app.ports.createMany(inputs);
+      for (const id of ids) await app.engine.apply(app.ports.get(id) as Port);
+      app.logs.add("operation", `imported ${ids.length} ports (${ignored.length} ignored)`, address);
+      return Response.json({ imported: ids.length, ids, ignored });
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/ports/export",
+    handler: ({ app, url }) => {
+      const ports = app.ports.list();
+      const stamp = new Date().toISOString().slice(0, 10);
+      if (url.searchParams.get("format") === "xlsx") {
+        return new Response(encodeXlsx(ports) as Uint8Array<ArrayBuffer>, {
+          headers: {
+            "content-type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            "content-disposition": `attachment; filename="pithead-ports-${stamp}.xlsx"`,
+          },
+        });
+      }
+      return new Response(encodeExportJson(ports), {
+        headers: {
+          "content-type": "application/json",
+          "content-disposition": `attachment; filename="pithead-ports-${stamp}.json"`,
+        },
+      });
+    },
+  },
+];

@@ -1,0 +1,92 @@
+import { Database } from "bun:sqlite";
+import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { Client, portBody, startTestAppliance, tempDir } from "../support/appliance.ts";
+import { spawnAppliance } from "../support/process.ts";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe("persistence", () => {
+  test("configuration survives a restart", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const first = await startTestAppliance(dir);
+    const created = await first.client.post<{ id: number }>(
+      "/api/port/new",
+      portBody({ port: 40001, name: "kept" }),
+    );
+    await first.client.post("/api/kc/key", { k: "persist-me" });
+    await first.client.post("/api/wallet/blacklist", { ips: ["bad-wallet"] });
+    await first.close(true);
+
+    const second = await startTestAppliance(dir);
+    try {
+      const item = await second.client.get<{ server: { name: string; port: number } }>(
+        `/api/port/${created.body.id}`,
+      );
+      expect(item.body.server).toMatchObject({ name: "kept", port: 40001 });
+      expect((await second.client.get<{ k: string }>("/api/kc/key")).body.k).toBe("persist-me");
+      expect((await second.client.get<string[]>("/api/wallet/blacklist")).body).toEqual(["bad-wallet"]);
+      // the first password was not replaced by the restart
+      expect(second.password).toBe(first.password);
+    } finally {
+      await second.close(true);
+    }
+  });
+
+  test("SIGKILL in the middle of a stream of writes loses no acknowledged write", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const app = await spawnAppliance(dir);
+    const client = new Client(app.url);
+    const password = readFileSync(join(dir, "initial-password"), "utf8").trim();
+    expect((await client.login("admin", password)).status).toBe(200);
+
+    const acked: { id: number; port: number }[] = [];
+    let next = 20000;
+    let killed = false;
+    const writer = async () => {
+      while (!killed) {
+        const port = next++;
+        try {
+          const res = await client.post<{ id: number }>(
+            "/api/port/new",
+            portBody({ port, name: `p${port}` }),
+          );
+          if (res.status === 200) acked.push({ id: res.body.id, port });
+        } catch {
+          return; // the connection died with the process
+        }
+      }
+    };
+    const writers = [writer(), writer(), writer(), writer()];
+    while (acked.length < 60) await Bun.sleep(5);
+    app.proc.kill("SIGKILL");
+    killed = true;
+    await app.proc.exited;
+    await Promise.all(writers);
+
+    const db = new Database(join(dir, "pithead.db"));
+    expect(db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()?.integrity_check).toBe(
+      "ok",
+    );
+    db.close();
+
+    const again = await startTestAppliance(dir);
+    try {
+      const items = (
+        await again.client.get<{ items: { server: { id: number; port: number } }[] }>("/api/ports")
+      ).body.items;
+      const have = new Set(items.map((i) => `${i.server.id}:${i.server.port}`));
+      const lost = acked.filter((a) => !have.has(`${a.id}:${a.port}`));
+      expect(lost).toEqual([]);
+      expect(acked.length).toBeGreaterThanOrEqual(60);
+    } finally {
+      await again.close(true);
+    }
+  });
+});
