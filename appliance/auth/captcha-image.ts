@@ -41,6 +41,19 @@ const FONT: Readonly<Record<string, string>> = {
   "6": "3.5,0 1.5,0 0,2 0,5 1,6 3,6 4,5 4,4 3,3 1,3 0,4",
   "7": "0,0 4,0 1.5,6",
   "9": "4,2 3,3 1,3 0,2 0,1 1,0 3,0 4,1 4,4 2.5,6 0.5,6",
+  // Not in the random alphabet, but drawable: --test-captcha and callers may pass any A–Z, 0–9 code.
+  B: "0,0 0,6 3,6 4,5 4,4 3,3 0,3|0,0 3,0 4,1 4,2 3,3",
+  G: "4,1 3,0 1,0 0,1 0,5 1,6 3,6 4,5 4,3.5 2.5,3.5",
+  I: "1,0 3,0|2,0 2,6|1,6 3,6",
+  O: "1,0 3,0 4,1 4,5 3,6 1,6 0,5 0,1 1,0",
+  Q: "1,0 3,0 4,1 4,5 3,6 1,6 0,5 0,1 1,0|2.5,4.5 4,6.3",
+  S: "4,1 3,0 1,0 0,1 0,2 1,3 3,3 4,4 4,5 3,6 1,6 0,5",
+  Z: "0,0 4,0 0,6 4,6",
+  "0": "1,0 3,0 4,1 4,5 3,6 1,6 0,5 0,1 1,0|0.8,5 3.2,1",
+  "1": "1,1 2,0 2,6|1,6 3,6",
+  "2": "0,1 1,0 3,0 4,1 4,2 0,6 4,6",
+  "5": "4,0 0,0 0,3 3,3 4,4 4,5 3,6 1,6 0,5",
+  "8": "1,0 3,0 4,1 4,2 3,3 1,3 0,4 0,5 1,6 3,6 4,5 4,4 3,3|1,3 0,2 0,1 1,0",
 };
 
 function parsePoint(xy: string): Point {
@@ -172,15 +185,16 @@ function shuffle<T>(items: T[]): T[] {
 }
 
 /**
- * The image for `code` as "data:image/svg+xml;base64,...". Characters outside CAPTCHA_ALPHABET are
- * refused: drawing a blank would make a captcha nobody can answer.
+ * The image for `code` as "data:image/svg+xml;base64,...". Letters are drawn upper-case (answers are
+ * compared case-insensitively); characters outside A–Z and 0–9 are refused, because drawing a blank
+ * would make a captcha nobody can answer.
  */
 export function renderCaptcha(code: string): string {
   const cell = WIDTH / (code.length + 0.6);
   const elements: string[] = [];
-  [...code].forEach((ch, i) => {
+  [...code.toUpperCase()].forEach((ch, i) => {
     const glyph = GLYPHS[ch];
-    if (!glyph) throw new Error(`captcha: character not in the alphabet: ${JSON.stringify(ch)}`);
+    if (!glyph) throw new Error(`captcha: cannot draw character: ${JSON.stringify(ch)}`);
     const angle = rand(-0.45, 0.45);
     const at: Placement = {
       cx: cell * (i + 0.8) + rand(-2, 2),

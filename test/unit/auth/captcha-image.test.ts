@@ -63,8 +63,17 @@ describe("renderCaptcha", () => {
     );
   });
 
+  test("draws any A–Z / 0–9 code, such as the fixed code of --test-captcha", () => {
+    for (const code of ["1234", "0O8B", "5SZ2", "IGQ1", "abcd"]) {
+      const svg = markup(renderCaptcha(code));
+      expect(svg.match(/<path /g)?.length).toBeGreaterThan(4 + 4 + 3);
+      expect(svg).not.toContain(code.toUpperCase());
+    }
+  });
+
   test("refuses characters it cannot draw", () => {
-    expect(() => renderCaptcha("A0")).toThrow();
-    expect(() => renderCaptcha("a")).toThrow();
+    expect(() => renderCaptcha("A-")).toThrow();
+    expect(() => renderCaptcha("é")).toThrow();
+    expect(() => renderCaptcha("A B")).toThrow();
   });
 });
