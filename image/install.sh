@@ -96,7 +96,7 @@ write_unit() {
   cat >"$tmp" <<'UNIT'
 # Pithead stratum proxy appliance. Installed by image/install.sh to /etc/systemd/system/.
 #
-# The main process is `pithead supervise`: it runs the active release as a child, starts it again
+# The main process is `pithead bundle supervise`: it runs the active release as a child, starts it again
 # when it exits with 75 (a restart the program asks for after a web port, HTTPS or secure route
 # change), and health-checks a freshly applied OTA update, rolling it back if it is not healthy
 # within a minute. If the supervisor itself ends, Restart=always starts everything again.
@@ -112,7 +112,7 @@ StartLimitIntervalSec=0
 Type=simple
 User=pithead
 Group=pithead
-ExecStart=/usr/local/bin/pithead supervise --data-dir /var/lib/pithead
+ExecStart=/usr/local/bin/pithead bundle supervise --data-dir /var/lib/pithead
 WorkingDirectory=/var/lib/pithead
 Environment=PITHEAD_DATA_DIR=/var/lib/pithead
 Restart=always

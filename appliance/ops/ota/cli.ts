@@ -1,5 +1,5 @@
 /**
- * `pithead bundle …` and `pithead supervise …`. Each returns the process exit code; messages go to
+ * `pithead bundle …` (build, sign, verify, apply, list, supervise). Each returns the process exit code; messages go to
  * stdout/stderr for the operator.
  *
  *   bundle build  --out FILE [--key FILE] [--version V] [--from DIR [--min-runtime V]]
@@ -8,7 +8,8 @@
  *   bundle verify [--pubkey FILE] BUNDLE
  *   bundle apply  [--data-dir DIR] [--force] [--pubkey FILE] BUNDLE
  *   bundle list   [--data-dir DIR]
- *   supervise     [--data-dir DIR] [--health-timeout SECONDS] [-- RUN-ARGS…]
+ *   bundle supervise [--data-dir DIR] [--health-timeout SECONDS] [-- RUN-ARGS…]
+ *                 the service's main process (supervisor.ts); `bundle` because it finishes updates
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -26,7 +27,8 @@ const USAGE = `usage:
   pithead bundle sign   --key FILE BUNDLE [--out FILE]
   pithead bundle verify [--pubkey FILE] BUNDLE
   pithead bundle apply  [--data-dir DIR] [--force] [--pubkey FILE] BUNDLE
-  pithead bundle list   [--data-dir DIR]`;
+  pithead bundle list   [--data-dir DIR]
+  pithead bundle supervise [--data-dir DIR] [--health-timeout SECONDS] [-- RUN-ARGS...]`;
 
 class UsageError extends Error {}
 
@@ -149,6 +151,7 @@ async function runBundle(sub: string | undefined, p: Parsed): Promise<number> {
 
 export async function runBundleCli(args: string[]): Promise<number> {
   try {
+    if (args[0] === "supervise") return await runSupervisorCli(args.slice(1));
     return await runBundle(args[0], parse(args.slice(1)));
   } catch (e) {
     if (e instanceof UsageError) {
@@ -163,7 +166,7 @@ export async function runBundleCli(args: string[]): Promise<number> {
   }
 }
 
-/** `pithead supervise`: the systemd main process; see supervisor.ts. */
+/** `pithead bundle supervise`: the systemd main process; see supervisor.ts. */
 export async function runSupervisorCli(args: string[]): Promise<number> {
   const split = args.indexOf("--");
   const own = parse(split >= 0 ? args.slice(0, split) : args);
