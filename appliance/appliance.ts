@@ -54,7 +54,7 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
   const ctx = buildContext(config, f, engine, (reason) => web?.restart(reason));
   web = new WebServer(
     ctx,
-    createHandler(ctx, new Router(allRoutes), loadConsoleAssets()),
+    createHandler(ctx, new Router(allRoutes), await loadConsoleAssets()),
     () => f.certificates.current(),
     (url) => say(`listening on ${url}`),
   );
