@@ -26,8 +26,9 @@ export class CertificateService {
   /** Replaces the certificate after checking that both parse and the key matches; returns the reason if not. */
   upload(cert: string, key: string): { ok: true } | { ok: false; reason: string } {
     const check = checkPair(cert, key);
-    if (!check.ok) return check;
-    this.settings.set<StoredCertificate>(KEY, { cert, key, builtin: false });
+    if (!check.ok) return { ok: false, reason: check.message };
+    // Store the normalised PEM: a DER or bare-base64 upload must still work as TLS material later.
+    this.settings.set<StoredCertificate>(KEY, { cert: check.certPem, key: check.keyPem, builtin: false });
     return { ok: true };
   }
 
