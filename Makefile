@@ -2,7 +2,8 @@
 SHELL := /bin/bash
 BUN := node_modules/.bin/bun
 DATA ?= ./data
-WEB_PORT ?= 8080
+# WEB_PORT=N overrides the stored web port (8080 until changed in the console)
+WEB_PORT ?=
 
 .PHONY: run test lint unit e2e ui dist bench install chromium clean image image-test
 
@@ -19,7 +20,7 @@ ui: install
 	$(BUN) ui/build.ts
 
 run: install ui
-	$(BUN) appliance/main.ts run --data-dir $(DATA) --web-port $(WEB_PORT)
+	$(BUN) appliance/main.ts run --data-dir $(DATA) $(if $(WEB_PORT),--web-port $(WEB_PORT),)
 
 lint: install
 	node_modules/.bin/biome check .

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 
-export type LogKind = "operation" | "request" | "error" | "running" | "update";
+export type LogKind = "operation" | "request" | "error" | "running";
 
 export interface LogEntry {
   id: number;
@@ -32,7 +32,7 @@ export class LogStore {
   }
 
   private trim(): void {
-    for (const kind of ["operation", "request", "error", "running", "update"]) {
+    for (const kind of ["operation", "request", "error", "running"]) {
       this.db
         .query(
           "DELETE FROM logs WHERE kind = ?1 AND id < (SELECT id FROM logs WHERE kind = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)",

@@ -88,6 +88,9 @@ export const MESSAGES = {
   "lang.alert.err_save": "Save offline-alert config failed",
   "lang.rms.err_update": "RMS update failed",
   "lang.pump.err_save": "Save failed",
+  "lang.update.err_source": "The update source must be a URL",
+  "lang.update.err_bundle": "Please choose an update bundle file",
+  "lang.update.err_refused": "Update refused",
   "lang.ping.err": "The pool did not answer",
 } as const;
 

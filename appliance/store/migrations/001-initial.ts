@@ -94,7 +94,7 @@ CREATE TABLE tokens (
 
 CREATE TABLE logs (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
-  kind TEXT NOT NULL CHECK (kind IN ('operation', 'request', 'error', 'running', 'update')),
+  kind TEXT NOT NULL CHECK (kind IN ('operation', 'request', 'error', 'running')),
   at TEXT NOT NULL,
   address TEXT NOT NULL DEFAULT '',
   message TEXT NOT NULL

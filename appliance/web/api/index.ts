@@ -10,6 +10,7 @@ import { remoteRoutes } from "./remote.ts";
 import { securityRoutes } from "./security.ts";
 import { systemRoutes } from "./system.ts";
 import { transferRoutes } from "./transfer.ts";
+import { updateRoutes } from "./updates.ts";
 import { walletRoutes } from "./wallets.ts";
 
 /** Every route of the API, one module per area of spec §7. */
@@ -26,4 +27,5 @@ export const allRoutes: Route[] = [
   ...allBlacklistRoutes,
   ...remoteRoutes,
   ...systemRoutes,
+  ...updateRoutes,
 ];

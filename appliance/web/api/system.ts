@@ -86,7 +86,6 @@ export const systemRoutes: Route[] = [
   logRoute("/api/request/log", "request"),
   logRoute("/api/error/log", "error"),
   logRoute("/api/running/log", "running"),
-  logRoute("/api/update/log", "update"),
   // Group control entries are written to the operation log with a "group <id>:" prefix.
   logRoute("/api/group/:gid/log", "operation", (msg, p) => msg.startsWith(`group ${p.gid}:`)),
   logRoute("/api/worker/:id/error/log", "error", (msg, p) => msg.includes(p.id ?? "\u0000")),

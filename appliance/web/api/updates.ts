@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { applyBundle, RESTART_EXIT_CODE, UpdateRefused } from "../../ops/ota/apply.ts";
+import { listReleases, versionInfo } from "../../ops/ota/releases.ts";
+import { readUpdateLog } from "../../ops/ota/update-log.ts";
+import { parseBody } from "../body.ts";
+import { ApiError, badRequest } from "../errors.ts";
+import type { Route } from "../router.ts";
+
+export const UPDATE_SOURCE_SETTING = "update_source";
+const MAX_BUNDLE = 200 * 1024 * 1024;
+
+/**
+ * OTA updates (design.md Delivery): the version and the newest one the update source offers, the
+ * installed releases, the update log, and applying an uploaded signed bundle. Applying ends with a
+ * restart: the process exits with RESTART_EXIT_CODE and the service manager starts the new release.
+ */
+export const updateRoutes: Route[] = [
+  {
+    method: "GET",
+    path: "/api/version",
+    handler: async ({ app }) =>
+      Response.json(
+        await versionInfo({ updateSource: app.settings.get<string>(UPDATE_SOURCE_SETTING, "") || null }),
+      ),
+  },
+  {
+    method: "GET",
+    path: "/api/releases",
+    handler: async ({ app }) => Response.json(await listReleases(app.config.dataDir)),
+  },
+  {
+    method: "GET",
+    path: "/api/update/log",
+    handler: async ({ app }) => Response.json(await readUpdateLog(app.config.dataDir)),
+  },
+  {
+    method: "GET",
+    path: "/api/update/source",
+    handler: ({ app }) => Response.json({ url: app.settings.get<string>(UPDATE_SOURCE_SETTING, "") }),
+  },
+  {
+    method: "POST",
+    path: "/api/update/source",
+    handler: async ({ app, req }) => {
+      const { url } = await parseBody(
+        req,
+        z.object({ url: z.union([z.literal(""), z.url("lang.update.err_source")]) }),
+      );
+      app.settings.set(UPDATE_SOURCE_SETTING, url);
+      return Response.json({ url });
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/update/upload",
+    handler: async ({ app, req, url, address }) => {
+      const form = await req.formData();
+      const file = form.get("bundle");
+      if (file === null || typeof file === "string")
+        throw badRequest("lang.update.err_bundle", { field: "bundle" });
+      if (file.size > MAX_BUNDLE) throw badRequest("lang.update.err_bundle", { field: "bundle" });
+      try {
+        const result = await applyBundle({
+          dataDir: app.config.dataDir,
+          bundle: new Uint8Array(await file.arrayBuffer()),
+          force: url.searchParams.get("force") === "1",
+        });
+        app.logs.add("operation", `update ${result.from} → ${result.to} applied; restarting`, address);
+        // Reply first, then hand over to the service manager, which starts the new release.
+        setTimeout(() => process.exit(RESTART_EXIT_CODE), 300);
+        return Response.json(result);
+      } catch (err) {
+        if (err instanceof UpdateRefused) {
+          throw new ApiError(400, "lang.update.err_refused", { detail: err.code }, err.message);
+        }
+        throw err;
+      }
+    },
+  },
+];
