@@ -15,20 +15,29 @@ export interface TlsMaterial {
  */
 export class WebServer {
   private server: Server<undefined> | null = null;
+  private boundPort: number | null = null;
+  private readonly storedAtStart: number;
 
   constructor(
     private readonly app: AppContext,
     private readonly handle: (req: Request, address: string) => Promise<Response>,
     private readonly tls: () => TlsMaterial,
     private readonly onListen: (url: string) => void,
-  ) {}
+  ) {
+    this.storedAtStart = app.settings.get<number>(WEB_PORT_SETTING, DEFAULT_WEB_PORT);
+  }
 
   get url(): string {
     return this.server ? this.server.url.toString().replace(/\/$/, "") : "";
   }
 
   start(): void {
-    const port = this.app.config.webPort ?? this.app.settings.get<number>(WEB_PORT_SETTING, DEFAULT_WEB_PORT);
+    // --web-port wins until the operator sets a new port in the console; --web-port 0 (tests) means
+    // "any free port" once, and a restart keeps the port it got.
+    const stored = this.app.settings.get<number>(WEB_PORT_SETTING, DEFAULT_WEB_PORT);
+    const cli =
+      this.app.config.webPort === 0 && this.boundPort !== null ? this.boundPort : this.app.config.webPort;
+    const port = cli !== null && stored === this.storedAtStart ? cli : stored;
     const useTls = this.app.settings.get<boolean>(WEB_TLS_SETTING, false);
     const handle = this.handle;
     this.server = Bun.serve({
@@ -46,6 +55,7 @@ export class WebServer {
         );
       },
     });
+    this.boundPort = this.server.port ?? null;
     this.onListen(this.url);
   }
 

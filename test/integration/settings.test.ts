@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { makeSelfSigned } from "../../appliance/ops/certificate.ts";
-import { Client, startTestAppliance, type TestAppliance } from "../support/appliance.ts";
+import { Client, freePort, portBody, startTestAppliance, type TestAppliance } from "../support/appliance.ts";
 
 let t: TestAppliance;
 beforeAll(async () => {
@@ -211,6 +211,59 @@ describe("group control", () => {
       });
       expect((await t.client.get(`/api/remote/q/${body.id}/GET/ports`)).status).toBe(401);
       expect((await t.client.del(`/api/remote/${body.id}`)).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("web access (restarts the server in-process)", () => {
+  async function until(url: string, ok: (res: Response) => boolean): Promise<Response> {
+    for (let i = 0; i < 100; i++) {
+      try {
+        const res = await fetch(url, { tls: { rejectUnauthorized: false } });
+        if (ok(res)) return res;
+      } catch {
+        // not listening yet
+      }
+      await Bun.sleep(50);
+    }
+    throw new Error(`${url} never answered as expected`);
+  }
+
+  test("HTTPS on serves the console over TLS with the appliance certificate; off again serves plain HTTP", async () => {
+    const other = await startTestAppliance();
+    try {
+      const base = other.app.url();
+      expect((await other.client.post<{ enabled: boolean }>("/api/web/tls/1")).body.enabled).toBe(true);
+      const https = base.replace("http://", "https://");
+      const res = await until(`${https}/healthz`, (r) => r.status === 200);
+      expect(res.status).toBe(200);
+      const c = new Client(https);
+      c.token = other.client.token;
+      expect((await c.get<{ enabled: boolean }>("/api/web/tls")).body.enabled).toBe(true);
+      await c.post("/api/web/tls/0");
+      await until(`${base}/healthz`, (r) => r.status === 200);
+      expect((await other.client.post<ErrorBody>("/api/web/tls/2")).body.error.key).toBe("lang.tls.err_set");
+    } finally {
+      await other.close();
+    }
+  });
+
+  test("a new web port takes effect at once; a proxy port's number is refused", async () => {
+    const other = await startTestAppliance();
+    try {
+      const bad = await other.client.post<ErrorBody>("/api/web/port/restart", { port: 70000 });
+      expect(bad.body.error.key).toBe("lang.webport.err_range");
+      const port = freePort();
+      expect((await other.client.post("/api/web/port/restart", { port })).status).toBe(200);
+      await until(`http://127.0.0.1:${port}/healthz`, (r) => r.status === 200);
+      const moved = new Client(`http://127.0.0.1:${port}`);
+      moved.token = other.client.token;
+      const proxyPort = freePort();
+      await moved.post("/api/port/new", portBody({ port: proxyPort }));
+      const clash = await moved.post<ErrorBody>("/api/web/port/restart", { port: proxyPort });
+      expect(clash.body.error.key).toBe("lang.proxy.err_occupied");
     } finally {
       await other.close();
     }

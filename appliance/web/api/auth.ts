@@ -6,23 +6,23 @@ import { bearer, ROUTE_SETTING } from "../handler.ts";
 import type { Route } from "../router.ts";
 
 const loginBody = z.object({
-  username: z.string().trim().min(1, "lang.login.err_required"),
-  password: z.string().min(1, "lang.login.err_required"),
-  captcha_id: z.string().min(1, "lang.login.err_required"),
-  captcha: z.string().trim().min(1, "lang.login.err_required"),
+  username: z.string("lang.login.err_required").trim().min(1, "lang.login.err_required"),
+  password: z.string("lang.login.err_required").min(1, "lang.login.err_required"),
+  captcha_id: z.string("lang.login.err_required").min(1, "lang.login.err_required"),
+  captcha: z.string("lang.login.err_required").trim().min(1, "lang.login.err_required"),
   remember: z.boolean().optional().default(false),
 });
 
-const required = z.string().trim().min(1, "lang.err.config_check");
+const required = z.string("lang.err.config_check").trim().min(1, "lang.err.config_check");
 /**
  * Spec §7: `username` is the new username, `rawpassword` the current password, `password` and
  * `repassword` the new one twice (the console also confirms the new username before sending).
  */
 const changeBody = z.object({
   username: required.max(64, "lang.err.config_check"),
-  rawpassword: z.string().min(1, "lang.err.config_check"),
-  password: z.string().min(8, "lang.user.err_short").max(256, "lang.err.config_check"),
-  repassword: z.string().min(1, "lang.err.config_check"),
+  rawpassword: z.string("lang.err.config_check").min(1, "lang.err.config_check"),
+  password: z.string("lang.err.config_check").min(8, "lang.user.err_short").max(256, "lang.err.config_check"),
+  repassword: z.string("lang.err.config_check").min(1, "lang.err.config_check"),
 });
 
 export const authRoutes: Route[] = [

@@ -55,7 +55,10 @@ export const liveRoutes: Route[] = [
       const port = portOr404(app, params.id);
       const body = await parseBody(
         req,
-        z.object({ wallet: z.string().trim().min(1, "lang.err.params"), collect: z.boolean().default(true) }),
+        z.object({
+          wallet: z.string("lang.err.params").trim().min(1, "lang.err.params"),
+          collect: z.boolean().default(true),
+        }),
       );
       app.favourites.set(port.id, body.wallet, body.collect);
       return ok();

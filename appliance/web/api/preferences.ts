@@ -47,7 +47,7 @@ const rmsSchema = z.object({
 const required = z
   .string("lang.preset.err_incomplete")
   .transform((s) => s.trim())
-  .pipe(z.string().min(1, "lang.preset.err_incomplete"));
+  .pipe(z.string("lang.preset.err_incomplete").min(1, "lang.preset.err_incomplete"));
 const endpointSchema = z.object({
   customPool: z
     .array(

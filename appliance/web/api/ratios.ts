@@ -28,7 +28,11 @@ export const ratioRoutes: Route[] = [
       const port = portOr404(app, params.id);
       const body = await parseBody(
         req,
-        z.object({ wallet: z.string().trim().min(1, "lang.ratio.err_set"), wid: z.unknown().optional(), r }),
+        z.object({
+          wallet: z.string("lang.ratio.err_set").trim().min(1, "lang.ratio.err_set"),
+          wid: z.unknown().optional(),
+          r,
+        }),
       );
       app.ratios.set(port.id, { wallet: body.wallet, worker: "", ratio: body.r });
       app.engine.setWalletRatio(port.id, body.wallet, body.r);
@@ -54,7 +58,10 @@ export const ratioRoutes: Route[] = [
       const port = portOr404(app, params.id);
       const body = await parseBody(
         req,
-        z.object({ worker: z.string().trim().min(1, "lang.ratio.err_set"), r: r.nullable() }),
+        z.object({
+          worker: z.string("lang.ratio.err_set").trim().min(1, "lang.ratio.err_set"),
+          r: r.nullable(),
+        }),
       );
       if (body.r === null) app.ratios.clear(port.id, "", body.worker);
       else app.ratios.set(port.id, { wallet: "", worker: body.worker, ratio: body.r });

@@ -120,7 +120,9 @@ export const securityRoutes: Route[] = [
     handler: async ({ app, req }) => {
       const { k } = await parseBody(
         req,
-        z.object({ k: z.string().trim().min(1, "lang.kenc.err_empty").max(256, "lang.err.params") }),
+        z.object({
+          k: z.string("lang.kenc.err_empty").trim().min(1, "lang.kenc.err_empty").max(256, "lang.err.params"),
+        }),
       );
       app.settings.set(KENC_SETTING, k);
       return Response.json({ k, derived: kencDerived(k) });
@@ -147,7 +149,7 @@ export const securityRoutes: Route[] = [
       if (!cert.trim() || !key.trim()) throw badRequest("lang.cert.err_missing");
       const res = app.certificates.upload(cert, key);
       if (!res.ok) throw badRequest("lang.cert.err_invalid", { detail: res.reason });
-      app.restartWeb("certificate uploaded");
+      if (app.settings.get<boolean>(WEB_TLS_SETTING, false)) app.restartWeb("certificate uploaded");
       return Response.json(app.certificates.describe());
     },
   },
@@ -156,7 +158,8 @@ export const securityRoutes: Route[] = [
     path: "/api/cert/reset",
     handler: ({ app }) => {
       app.certificates.reset();
-      app.restartWeb("certificate reset to the built-in one");
+      if (app.settings.get<boolean>(WEB_TLS_SETTING, false))
+        app.restartWeb("certificate reset to the built-in one");
       return Response.json(app.certificates.describe());
     },
   },

@@ -109,7 +109,7 @@ export const portSchema = z
     pool_address: z
       .string("lang.proxy.err_pool_address")
       .transform(noSpace)
-      .pipe(z.string().min(1, "lang.proxy.err_pool_address")),
+      .pipe(z.string("lang.proxy.err_pool_address").min(1, "lang.proxy.err_pool_address")),
     connect_mode: codeOf(ConnectMode, "lang.proxy.err_connect_mode").default(0),
     pool_address2: z
       .string()
