@@ -81,6 +81,8 @@ export interface EngineDeps {
   timing?: Partial<EngineTiming>;
   /** Receives per-minute roll-ups (appliance/stats/series-store.ts implements it). */
   series?: SeriesSink;
+  /** Address proxy ports bind; "0.0.0.0" unless set (tests use 127.0.0.1). */
+  listenHostname?: string;
 }
 
 /** Hashrates in hashes per second. */

@@ -1,0 +1,114 @@
+/**
+ * Job: what the proxy sent a miner, under a proxy job id unique on the port, so that ids of
+ * different upstreams never collide and a late share finds the session that issued its job.
+ */
+import type { Framing } from "./framing.ts";
+import { Method } from "./stratum/bitcoin/methods.ts";
+import { requestLine } from "./stratum/message.ts";
+import type { Upstream, UpstreamJob } from "./upstream.ts";
+
+/** Jobs kept per lane for late shares; older ones answer "stale". */
+export const JOBS_PER_LANE = 16;
+
+/** The part of a lane a job needs: kept as an interface so Job does not depend on Lane. */
+export interface JobOrigin {
+  readonly id: number;
+  readonly target: string;
+}
+
+export class Job {
+  private lineClean: string | null = null;
+  private lineDirty: string | null = null;
+
+  constructor(
+    readonly jobId: string,
+    readonly origin: JobOrigin,
+    readonly upstream: Upstream,
+    readonly source: UpstreamJob,
+    readonly framing: Framing,
+    /** hex inserted between the upstream's extranonce1 and the miner's (reframe only) */
+    readonly pad: string,
+    readonly ntimeRoll: number,
+  ) {}
+
+  get difficulty(): number {
+    return this.source.difficulty;
+  }
+
+  get versionMask(): number {
+    return this.source.versionMask;
+  }
+
+  get ntime(): string {
+    const t = Number.parseInt(this.source.notify.ntime, 16) + this.ntimeRoll;
+    return (t >>> 0).toString(16).padStart(8, "0");
+  }
+
+  /** The notify line for miners, built once per job and clean flag. */
+  notifyLine(clean: boolean): string {
+    const cached = clean ? this.lineClean : this.lineDirty;
+    if (cached !== null) return cached;
+    const n = this.source.notify;
+    const coinb1 = this.framing === "reframe" ? n.coinb1 + this.source.extranonce1 + this.pad : n.coinb1;
+    const line = requestLine(null, Method.NOTIFY, [
+      this.jobId,
+      n.prevHash,
+      coinb1,
+      n.coinb2,
+      n.merkleBranch,
+      n.version,
+      n.nbits,
+      this.ntime,
+      clean,
+    ]);
+    if (clean) this.lineClean = line;
+    else this.lineDirty = line;
+    return line;
+  }
+
+  /** extranonce2 as the upstream expects it for a miner share. */
+  upstreamExtranonce2(slot: string, minerExtranonce2: string): string {
+    return this.framing === "reframe" ? this.pad + slot + minerExtranonce2 : minerExtranonce2;
+  }
+}
+
+/** All live jobs of a port, bounded per lane. */
+export class JobTable {
+  private readonly jobs = new Map<string, Job>();
+  private readonly perLane = new Map<number, string[]>();
+  private seq = 0;
+
+  issue(
+    origin: JobOrigin,
+    upstream: Upstream,
+    source: UpstreamJob,
+    framing: Framing,
+    pad: string,
+    ntimeRoll: number,
+  ): Job {
+    const id = (++this.seq).toString(16);
+    const job = new Job(id, origin, upstream, source, framing, pad, ntimeRoll);
+    this.jobs.set(id, job);
+    let ids = this.perLane.get(origin.id);
+    if (ids === undefined) {
+      ids = [];
+      this.perLane.set(origin.id, ids);
+    }
+    ids.push(id);
+    if (ids.length > JOBS_PER_LANE) this.jobs.delete(ids.shift() as string);
+    return job;
+  }
+
+  get(jobId: string): Job | undefined {
+    return this.jobs.get(jobId);
+  }
+
+  dropLane(laneId: number): void {
+    for (const id of this.perLane.get(laneId) ?? []) this.jobs.delete(id);
+    this.perLane.delete(laneId);
+  }
+
+  get size(): number {
+    return this.jobs.size;
+  }
+}

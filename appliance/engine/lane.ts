@@ -1,0 +1,221 @@
+/**
+ * Lane: one upstream session kept alive for a target (the main pool or a fee wallet), with the
+ * miners currently mining on it. It reconnects on its own with backoff, re-authorizes its users on
+ * every new session, turns pool jobs into port-unique Jobs and hands them to its miners.
+ */
+import type { LogLevel } from "../domain/engine.ts";
+import { type Framing, MAX_NTIME_ROLL, padFor, REFRAME_MIN_EXTRANONCE2 } from "./framing.ts";
+import type { Job, JobTable } from "./job.ts";
+import type { Endpoint } from "./transport/endpoint.ts";
+import { Upstream, type UpstreamHandler, type UpstreamJob, type UpstreamOptions } from "./upstream.ts";
+
+/** A miner as a lane sees it. */
+export interface LaneMiner {
+  readonly slot: number;
+  /** a new job on the lane this miner mines on */
+  onLaneJob(lane: Lane, job: Job): void;
+  /** a new session replaced the old one (the extranonce1 may differ) */
+  onLaneSession(lane: Lane, upstream: Upstream): void;
+  /** a lane this miner waited for has its first job */
+  onLaneReady(lane: Lane): void;
+}
+
+export interface LaneHost {
+  readonly jobs: JobTable;
+  upstreamOptions(): UpstreamOptions;
+  endpointFor(lane: Lane): Endpoint | null;
+  laneUp(lane: Lane): void;
+  laneDown(lane: Lane, endpoint: Endpoint, reason: string, healthy: boolean): void;
+  laneVersionMask(lane: Lane): void;
+  log(level: LogLevel, message: string): void;
+  readonly backoffMs: number;
+}
+
+const MAX_BACKOFF_MS = 30_000;
+let nextLaneId = 1;
+
+export class Lane implements UpstreamHandler {
+  readonly id = nextLaneId++;
+  upstream: Upstream | null = null;
+  current: Job | null = null;
+  /** miners that receive this lane's jobs now */
+  readonly miners = new Set<LaneMiner>();
+  /** slot leases on a shared lane: a miner keeps its slot while connected */
+  readonly slots = new Map<number, LaneMiner>();
+  /** miners that asked to move here before the lane had a job */
+  readonly waiting = new Set<LaneMiner>();
+  /** when the current session started; hashrate protection looks at it */
+  sessionSince = 0;
+  lastActive = Date.now();
+  private readonly users = new Map<string, string>();
+  private closed = false;
+  private backoff: number;
+  private retry: ReturnType<typeof setTimeout> | null = null;
+  private redirect: Endpoint | null = null;
+  private reissues = 0;
+  private subscribedOnce = false;
+  private readonly subscribers: Array<(ok: boolean) => void> = [];
+
+  constructor(
+    private readonly host: LaneHost,
+    /** "main" or a fee wallet key */
+    readonly target: string,
+    readonly shared: boolean,
+    public framing: Framing | "auto",
+  ) {
+    this.backoff = host.backoffMs;
+  }
+
+  open(): void {
+    this.connect();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Resolves when the first session has subscribed (true) or failed before that (false). */
+  whenSubscribed(): Promise<boolean> {
+    if (this.subscribedOnce) return Promise.resolve(true);
+    if (this.closed) return Promise.resolve(false);
+    return new Promise((r) => this.subscribers.push(r));
+  }
+
+  /** Authorizes a user on this and every later session. */
+  async addUser(user: string, password: string): Promise<boolean> {
+    this.users.set(user, password);
+    const u = this.upstream;
+    if (u === null || !u.isReady) return false;
+    return u.authorize(user, password);
+  }
+
+  hasUser(user: string): boolean {
+    return this.upstream?.authorized.has(user) ?? false;
+  }
+
+  /** A job this miner has not mined yet: the current one, or a re-issue with fresh coinbase/ntime. */
+  freshJob(sent: readonly string[]): Job | null {
+    const cur = this.current;
+    if (cur === null) return null;
+    if (!sent.includes(cur.jobId)) return cur;
+    if (cur.upstream !== this.upstream || !cur.upstream.isReady) return null;
+    const n = ++this.reissues;
+    if (cur.framing === "reframe" && cur.source.extranonce2Size > REFRAME_MIN_EXTRANONCE2 && n < 256) {
+      return this.host.jobs.issue(
+        this,
+        cur.upstream,
+        cur.source,
+        cur.framing,
+        padFor(cur.source.extranonce2Size, n),
+        0,
+      );
+    }
+    if (n <= MAX_NTIME_ROLL)
+      return this.host.jobs.issue(this, cur.upstream, cur.source, cur.framing, cur.pad, n);
+    return null;
+  }
+
+  /** Reconnect now (failover, fail-back, address change); miners stay and get the new session's jobs. */
+  rehome(reason: string): void {
+    if (this.closed) return;
+    this.backoff = this.host.backoffMs;
+    const u = this.upstream;
+    if (u !== null) u.close(reason);
+    else {
+      if (this.retry) clearTimeout(this.retry);
+      this.retry = null;
+      this.connect();
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    this.upstream?.close("lane closed");
+    this.upstream = null;
+    this.host.jobs.dropLane(this.id);
+    for (const r of this.subscribers.splice(0)) r(false);
+  }
+
+  private connect(): void {
+    if (this.closed) return;
+    const ep = this.redirect ?? this.host.endpointFor(this);
+    this.redirect = null;
+    if (ep === null) {
+      this.scheduleRetry();
+      return;
+    }
+    const u = new Upstream(ep, this.host.upstreamOptions(), this);
+    this.upstream = u;
+    u.start();
+  }
+
+  private scheduleRetry(): void {
+    if (this.closed || this.retry) return;
+    const wait = this.backoff;
+    this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      this.connect();
+    }, wait);
+  }
+
+  onSubscribed(u: Upstream): void {
+    if (u !== this.upstream) return;
+    if (this.framing === "auto")
+      this.framing = u.extranonce2Size >= REFRAME_MIN_EXTRANONCE2 ? "reframe" : "passthrough";
+    if (this.framing === "reframe" && u.extranonce2Size < REFRAME_MIN_EXTRANONCE2) {
+      this.host.log(
+        "error",
+        `${u.label}: extranonce2 size ${u.extranonce2Size} is too small to share the session`,
+      );
+      u.close("extranonce2 too small");
+      return;
+    }
+    this.sessionSince = Date.now();
+    this.reissues = 0;
+    for (const [user, password] of this.users) void u.authorize(user, password);
+    if (this.subscribedOnce) for (const m of this.miners) m.onLaneSession(this, u);
+    this.subscribedOnce = true;
+    for (const r of this.subscribers.splice(0)) r(true);
+    this.host.laneUp(this);
+  }
+
+  onJob(u: Upstream, job: UpstreamJob): void {
+    if (u !== this.upstream) return;
+    if (this.framing === "reframe" && job.extranonce2Size < REFRAME_MIN_EXTRANONCE2) {
+      u.close("extranonce2 shrank below what re-framing needs");
+      return;
+    }
+    this.backoff = this.host.backoffMs;
+    this.reissues = 0;
+    const first = this.current === null;
+    const framing = this.framing === "auto" ? "passthrough" : this.framing;
+    const issued = this.host.jobs.issue(this, u, job, framing, padFor(job.extranonce2Size, 0), 0);
+    this.current = issued;
+    for (const m of this.miners) m.onLaneJob(this, issued);
+    if (first) for (const m of [...this.waiting]) m.onLaneReady(this);
+  }
+
+  onVersionMask(u: Upstream): void {
+    if (u === this.upstream) this.host.laneVersionMask(this);
+  }
+
+  onReconnectRequest(u: Upstream, host: string | null, port: number | null, waitMs: number): void {
+    if (u !== this.upstream) return;
+    this.redirect = { host: host ?? u.endpoint.host, port: port ?? u.endpoint.port, tls: u.endpoint.tls };
+    this.host.log("info", `${u.label} asked to reconnect to ${this.redirect.host}:${this.redirect.port}`);
+    this.backoff = Math.max(waitMs, 1);
+    u.close("client.reconnect from pool");
+  }
+
+  onClosed(u: Upstream, reason: string, healthy: boolean): void {
+    if (u !== this.upstream) return;
+    this.upstream = null;
+    this.current = null;
+    if (this.closed) return;
+    this.host.laneDown(this, u.endpoint, reason, healthy);
+    this.scheduleRetry();
+  }
+}

@@ -1,0 +1,540 @@
+/**
+ * MinerSession: one connected miner. An explicit state machine (connected → subscribed →
+ * authorized → closed) that handles its lines strictly in order, answers from the proxy what the
+ * proxy can, and sends shares to the upstream that issued their job. Errors on the share path are
+ * returned as data and answered as stratum errors; only the connection edge closes sockets.
+ */
+import type { EngineTiming, LogLevel } from "../domain/engine.ts";
+import { type Port, ProxyMode } from "../domain/port.ts";
+import type { DeviceRecord, DeviceRegistry, ShareOutcome } from "../stats/device-registry.ts";
+import { MAIN } from "../stats/work-split.ts";
+import type { FeeScheduler } from "./fee.ts";
+import { type Framing, MINER_EXTRANONCE2_BYTES, slotHex } from "./framing.ts";
+import type { Job, JobTable } from "./job.ts";
+import type { Lane, LaneMiner } from "./lane.ts";
+import { joinUser, rewriteIdentity, splitUser } from "./rewrite.ts";
+import { ErrorCode, StratumError } from "./stratum/bitcoin/errors.ts";
+import {
+  parseAuthorize,
+  parseConfigure,
+  parseDifficulty,
+  parseSubmit,
+  parseSubscribe,
+} from "./stratum/bitcoin/messages.ts";
+import { BIP320_MASK, Method } from "./stratum/bitcoin/methods.ts";
+import { errorLine, parseMessage, requestLine, resultLine, type StratumId } from "./stratum/message.ts";
+import type { LineSink } from "./transport/line-writer.ts";
+import type { ShareTicket, Upstream } from "./upstream.ts";
+
+export type MinerState = "connected" | "subscribed" | "authorized" | "closed";
+
+/** How fee is taken from this miner: by moving it between sources, or per share on its own session. */
+export type FeeMode = "switch" | "share";
+
+/** Lines a miner may send per second before it counts as a flood. */
+export const MAX_LINES_PER_SECOND = 500;
+/** Malformed lines or unknown methods tolerated before the connection is closed. */
+export const MAX_STRIKES = 20;
+/** Lines queued while an earlier one waits for the pool (subscribe, authorize). */
+const MAX_QUEUED_LINES = 64;
+/** Jobs remembered per miner to avoid handing it the same work twice. */
+const SENT_JOBS = 8;
+
+export interface MinerHost {
+  readonly portId: number;
+  readonly config: Port;
+  readonly category: string;
+  readonly factor: number;
+  readonly jobs: JobTable;
+  readonly registry: DeviceRegistry;
+  readonly fee: FeeScheduler;
+  readonly timing: EngineTiming;
+  versionMask(): number;
+  isWalletBanned(wallet: string): boolean;
+  log(level: LogLevel, message: string): void;
+  /** Efficient/Compatible: a dedicated lane; Pool: this miner's slot on a shared main lane. */
+  mainLane(miner: MinerSession): Lane | null;
+  /** The lane of a fee target holding this miner's slot (opened on demand). */
+  feeLane(miner: MinerSession, key: string): Lane | null;
+  releaseMiner(miner: MinerSession): void;
+}
+
+interface Worker {
+  upstreamUser: string;
+  device: DeviceRecord;
+}
+
+class Share implements ShareTicket {
+  constructor(
+    readonly miner: MinerSession,
+    readonly requestId: StratumId,
+    readonly target: string,
+    readonly work: number,
+    readonly device: DeviceRecord,
+  ) {}
+
+  onResult(error: StratumError | null, latencyMs: number): void {
+    this.miner.onShareResult(this, error, latencyMs);
+  }
+}
+
+let nextMinerId = 1;
+
+export class MinerSession implements LaneMiner {
+  readonly id = nextMinerId++;
+  state: MinerState = "connected";
+  agent = "";
+  framing: Framing = "reframe";
+  extranonce1 = "";
+  extranonce2Size = MINER_EXTRANONCE2_BYTES;
+  extranonceSubscribed = false;
+  feeMode: FeeMode = "switch";
+  /** the lane whose jobs this miner mines now */
+  lane: Lane | null = null;
+  main: Lane | null = null;
+  /** "main" or the fee key of the lane the miner mines on */
+  target = MAIN;
+  readonly connectedAt = Date.now();
+  private readonly workers = new Map<string, Worker>();
+  private primary: Worker | null = null;
+  private requestedMask = 0;
+  private toldMask = 0;
+  private lastDifficulty = 0;
+  private readonly sent: string[] = [];
+  private strikes = 0;
+  private windowStart = 0;
+  private windowLines = 0;
+  private queue: string[] = [];
+  private busy = false;
+  private loginTimer: ReturnType<typeof setTimeout> | null;
+  private readonly slotText: string;
+
+  constructor(
+    private readonly host: MinerHost,
+    private readonly out: LineSink,
+    readonly ip: string,
+    readonly slot: number,
+  ) {
+    this.slotText = slotHex(slot);
+    this.loginTimer = setTimeout(() => this.close("login timeout"), host.timing.loginTimeoutMs);
+  }
+
+  get device(): DeviceRecord | null {
+    return this.primary?.device ?? null;
+  }
+
+  onLine(line: string): void {
+    if (this.state === "closed") return;
+    const now = Date.now();
+    if (now - this.windowStart >= 1000) {
+      this.windowStart = now;
+      this.windowLines = 0;
+    }
+    if (++this.windowLines > MAX_LINES_PER_SECOND) return this.close("flood: too many lines per second");
+    if (this.busy) {
+      if (this.queue.length >= MAX_QUEUED_LINES)
+        return this.close("flood: too many lines while waiting for the pool");
+      this.queue.push(line);
+      return;
+    }
+    const pending = this.handle(line);
+    if (pending !== undefined) this.await(pending);
+  }
+
+  private await(p: Promise<void>): void {
+    this.busy = true;
+    p.catch((e: unknown) => this.close(`internal error: ${String(e)}`)).finally(() => {
+      this.busy = false;
+      while (!this.busy && this.queue.length > 0 && this.state !== "closed") {
+        const next = this.handle(this.queue.shift() as string);
+        if (next !== undefined) this.await(next);
+      }
+    });
+  }
+
+  private strike(id: StratumId, error: StratumError): void {
+    this.out.write(errorLine(id, error));
+    if (++this.strikes > MAX_STRIKES) this.close(`too many bad requests (last: ${error.message})`);
+  }
+
+  private handle(line: string): Promise<void> | undefined {
+    const m = parseMessage(line);
+    if (m === null) {
+      this.strike(null, new StratumError(ErrorCode.OTHER, "malformed JSON"));
+      return;
+    }
+    if (m.kind === "response") return; // answers to our pings, nothing to do
+    switch (m.method) {
+      case Method.CONFIGURE:
+        this.configure(m.id, m.params);
+        return;
+      case Method.SUBSCRIBE:
+        return this.subscribe(m.id, m.params);
+      case Method.EXTRANONCE_SUBSCRIBE:
+        this.extranonceSubscribed = true;
+        this.out.write(resultLine(m.id, true));
+        return;
+      case Method.AUTHORIZE:
+        return this.authorize(m.id, m.params);
+      case Method.SUBMIT:
+        this.submit(m.id, m.params);
+        return;
+      case Method.SUGGEST_DIFFICULTY: {
+        const d = parseDifficulty(m.method, m.params);
+        if (!(d instanceof StratumError) && this.main !== null && !this.main.shared)
+          this.main.upstream?.suggestDifficulty(d);
+        this.out.write(resultLine(m.id, true));
+        return;
+      }
+      case Method.PING:
+        this.out.write(resultLine(m.id, "pong"));
+        return;
+      default:
+        this.host.log("warn", `miner ${this.ip}: unknown method ${m.method.slice(0, 40)}`);
+        this.strike(m.id, new StratumError(ErrorCode.OTHER, "unknown method"));
+    }
+  }
+
+  private configure(id: StratumId, params: unknown[]): void {
+    const c = parseConfigure(params);
+    if (c instanceof StratumError) return this.strike(id, c);
+    const result: Record<string, unknown> = {};
+    for (const ext of c.extensions) result[ext] = false;
+    if (c.versionRollingMask !== null) {
+      this.requestedMask = c.versionRollingMask;
+      const mask = (c.versionRollingMask & BIP320_MASK & this.host.versionMask()) >>> 0;
+      this.toldMask = mask;
+      result["version-rolling"] = mask !== 0;
+      result["version-rolling.mask"] = mask.toString(16).padStart(8, "0");
+    }
+    this.out.write(resultLine(id, result));
+  }
+
+  private async subscribe(id: StratumId, params: unknown[]): Promise<void> {
+    const s = parseSubscribe(params);
+    if (s instanceof StratumError) return this.strike(id, s);
+    if (this.state !== "connected")
+      return this.strike(id, new StratumError(ErrorCode.OTHER, "already subscribed"));
+    this.agent = s.agent;
+    const lane = this.host.mainLane(this);
+    if (lane === null) {
+      this.out.write(errorLine(id, new StratumError(ErrorCode.OTHER, "no pool configured")));
+      return this.close("no pool configured");
+    }
+    this.main = lane;
+    if (!lane.shared) {
+      // Efficient/Compatible: the miner's own session must exist to know its extranonce sizes.
+      const ok = await Promise.race([
+        lane.whenSubscribed(),
+        Bun.sleep(this.host.timing.connectTimeoutMs * 2).then(() => false),
+      ]);
+      const u = lane.upstream;
+      if (!ok || u === null || (this.state as MinerState) === "closed") {
+        this.out.write(errorLine(id, new StratumError(ErrorCode.OTHER, "pool unavailable")));
+        return this.close("pool unavailable at subscribe");
+      }
+      this.framing = lane.framing === "passthrough" ? "passthrough" : "reframe";
+      if (this.framing === "passthrough") {
+        this.extranonce1 = u.extranonce1;
+        this.extranonce2Size = u.extranonce2Size;
+      }
+    }
+    if (this.framing === "reframe") {
+      this.extranonce1 = this.slotText;
+      this.extranonce2Size = MINER_EXTRANONCE2_BYTES;
+    }
+    this.state = "subscribed";
+    const sid = this.id.toString(16).padStart(8, "0");
+    this.out.write(
+      resultLine(id, [
+        [
+          [Method.SET_DIFFICULTY, sid],
+          [Method.NOTIFY, sid],
+        ],
+        this.extranonce1,
+        this.extranonce2Size,
+      ]),
+    );
+  }
+
+  private async authorize(id: StratumId, params: unknown[]): Promise<void> {
+    const a = parseAuthorize(params);
+    if (a instanceof StratumError) return this.strike(id, a);
+    if (this.state === "connected") {
+      this.out.write(errorLine(id, new StratumError(ErrorCode.NOT_SUBSCRIBED, "not subscribed")));
+      return;
+    }
+    const original = splitUser(a.user);
+    if (this.host.isWalletBanned(original.wallet)) {
+      this.host.log("warn", `miner ${this.ip}: wallet ${original.wallet} is banned`);
+      this.out.write(errorLine(id, new StratumError(ErrorCode.UNAUTHORIZED, "wallet banned")));
+      return this.close("banned wallet");
+    }
+    const config = this.host.config;
+    const upstreamUser = joinUser(rewriteIdentity(original, config));
+    const lane = this.main as Lane;
+    if (!lane.shared) {
+      const ok = await lane.addUser(upstreamUser, a.password);
+      if (this.state === "closed") return;
+      if (!ok) {
+        this.out.write(errorLine(id, new StratumError(ErrorCode.UNAUTHORIZED, "pool refused the worker")));
+        return;
+      }
+    }
+    const now = Date.now();
+    const existing = this.workers.get(a.user);
+    const device =
+      existing?.device ??
+      this.host.registry.connect(
+        this.host.portId,
+        original.wallet,
+        original.name,
+        this.ip,
+        this.host.category,
+        now,
+      );
+    device.upstreamUser = upstreamUser;
+    device.agent = this.agent;
+    const worker: Worker = { upstreamUser, device };
+    this.workers.set(a.user, worker);
+    this.out.write(resultLine(id, true));
+    if (this.primary !== null) return;
+    this.primary = worker;
+    this.state = "authorized";
+    if (this.loginTimer) clearTimeout(this.loginTimer);
+    this.loginTimer = null;
+    this.chooseFeeMode(config);
+    this.refreshFee();
+    this.moveTo(lane, MAIN);
+  }
+
+  /** Decides, once per session, how fee is taken (design.md: Efficient falls back to Compatible). */
+  private chooseFeeMode(config: Port): void {
+    if (config.mode === ProxyMode.COMPATIBLE) this.feeMode = "share";
+    else if (this.framing === "passthrough") {
+      this.feeMode = "share";
+      if (this.host.fee.targets.length > 0)
+        this.host.log(
+          "info",
+          `miner ${this.ip}: cannot be switched between pools (small extranonce2); using Compatible fee`,
+        );
+    } else this.feeMode = "switch";
+  }
+
+  /** Fee wallets changed (or the miner just logged in): authorize fee workers where the mode needs them. */
+  refreshFee(): void {
+    const d = this.device;
+    if (d === null) return;
+    const ratios = this.host.fee.ratiosFor(d.id, d.wallet);
+    d.feeRatio = this.host.fee.configuredTotal(ratios);
+    if (this.feeMode === "share" && this.main !== null) {
+      for (const t of this.host.fee.targets) if (t.ratio > 0) void this.main.addUser(t.user, "x");
+    }
+    if (
+      this.feeMode === "switch" &&
+      this.target !== MAIN &&
+      this.host.fee.target(this.target) === undefined
+    ) {
+      if (this.main) this.moveTo(this.main, MAIN);
+    }
+  }
+
+  private submit(id: StratumId, params: unknown[]): void {
+    const s = parseSubmit(params);
+    if (s instanceof StratumError) return this.strike(id, s);
+    if (this.state !== "authorized") {
+      this.out.write(errorLine(id, new StratumError(ErrorCode.UNAUTHORIZED, "unauthorized worker")));
+      return;
+    }
+    const worker = this.workers.get(s.worker) ?? (this.primary as Worker);
+    const device = worker.device;
+    const job = this.host.jobs.get(s.jobId);
+    if (job === undefined || !job.upstream.isReady) {
+      return this.localVerdict(id, device, "stale", new StratumError(ErrorCode.STALE, "job not found"));
+    }
+    if (s.extranonce2.length !== this.extranonce2Size * 2) {
+      return this.localVerdict(
+        id,
+        device,
+        "invalid",
+        new StratumError(ErrorCode.OTHER, "wrong extranonce2 size"),
+      );
+    }
+    if (s.versionBits !== null) {
+      const bits = Number.parseInt(s.versionBits, 16) >>> 0;
+      if ((bits & ~job.versionMask) >>> 0 !== 0)
+        return this.localVerdict(
+          id,
+          device,
+          "invalid",
+          new StratumError(ErrorCode.OTHER, "version bits outside mask"),
+        );
+    }
+    const work = job.difficulty * this.host.factor;
+    let target = job.origin.target;
+    let user = worker.upstreamUser;
+    if (target !== MAIN) user = this.host.fee.target(target)?.user ?? user;
+    else if (this.feeMode === "share" && this.host.fee.targets.length > 0 && !this.isProtected()) {
+      const pick = this.host.fee.pickForShare(
+        device.split,
+        this.host.fee.ratiosFor(device.id, device.wallet),
+        work,
+      );
+      const feeUser = pick === MAIN ? undefined : this.host.fee.target(pick)?.user;
+      if (feeUser !== undefined && job.upstream.authorized.has(feeUser)) {
+        target = pick;
+        user = feeUser;
+      }
+    }
+    device.split.addInflight(target, work);
+    device.lastSubmitAt = Date.now();
+    job.upstream.submit(
+      user,
+      job.source.notify.jobId,
+      job.upstreamExtranonce2(this.slotText, s.extranonce2),
+      s.ntime,
+      s.nonce,
+      s.versionBits,
+      new Share(this, id, target, work, device),
+    );
+  }
+
+  private localVerdict(
+    id: StratumId,
+    device: DeviceRecord,
+    outcome: ShareOutcome,
+    error: StratumError,
+  ): void {
+    this.host.registry.result(device, outcome, MAIN, 0, 0, false, Date.now());
+    this.out.write(this.host.config.setting.fr === 1 ? resultLine(id, true) : errorLine(id, error));
+  }
+
+  onShareResult(share: Share, error: StratumError | null, latencyMs: number): void {
+    const d = share.device;
+    d.split.settleInflight(share.target, share.work);
+    const outcome: ShareOutcome =
+      error === null ? "valid" : error.code === ErrorCode.STALE ? "stale" : "invalid";
+    this.host.registry.result(
+      d,
+      outcome,
+      share.target,
+      share.work,
+      latencyMs,
+      !this.isProtected(),
+      Date.now(),
+    );
+    if (this.state === "closed") return;
+    const forced = this.host.config.setting.fr === 1;
+    this.out.write(
+      error === null || forced ? resultLine(share.requestId, true) : errorLine(share.requestId, error),
+    );
+    this.evaluate(share.work);
+  }
+
+  /**
+   * Hashrate protection (setting.lj): no fee diversion, and no fee accounting, while the device's
+   * connection or its main upstream session is younger than `protectMs`.
+   */
+  isProtected(): boolean {
+    if (this.host.config.setting.lj !== 1) return false;
+    const now = Date.now();
+    const p = this.host.timing.protectMs;
+    return now - this.connectedAt < p || (this.main !== null && now - this.main.sessionSince < p);
+  }
+
+  /** After each answered share: move to the source the fee scheduler wants. */
+  evaluate(shareWork: number): void {
+    if (this.feeMode !== "switch" || this.state !== "authorized") return;
+    const d = this.device;
+    if (d === null || this.main === null) return;
+    const fee = this.host.fee;
+    if (fee.targets.length === 0 && this.target === MAIN) return;
+    const want = this.isProtected()
+      ? MAIN
+      : fee.choose(d.split, fee.ratiosFor(d.id, d.wallet), this.target, shareWork);
+    if (want === this.target) return;
+    if (want === MAIN) return this.moveTo(this.main, MAIN);
+    const lane = this.host.feeLane(this, want);
+    if (lane === null) return;
+    if (lane.current === null) {
+      lane.waiting.add(this);
+      return;
+    }
+    this.moveTo(lane, want);
+  }
+
+  private moveTo(lane: Lane, target: string): void {
+    if (this.lane !== lane) {
+      this.lane?.miners.delete(this);
+      lane.waiting.delete(this);
+      lane.miners.add(this);
+      this.lane = lane;
+    }
+    this.target = target;
+    if (this.device) this.device.mining = target;
+    const job = lane.freshJob(this.sent);
+    if (job !== null) this.sendJob(job, true);
+  }
+
+  onLaneJob(lane: Lane, job: Job): void {
+    if (lane !== this.lane || this.state !== "authorized") return;
+    this.sendJob(job, job.source.notify.cleanJobs);
+  }
+
+  onLaneReady(lane: Lane): void {
+    lane.waiting.delete(this);
+    if (this.state === "authorized" && this.lane !== lane) this.evaluate(0);
+  }
+
+  onLaneSession(lane: Lane, u: Upstream): void {
+    if (lane !== this.main || this.framing !== "passthrough") return;
+    if (u.extranonce1 === this.extranonce1 && u.extranonce2Size === this.extranonce2Size) return;
+    if (this.extranonceSubscribed && this.host.config.setting.cut !== 1) {
+      this.extranonce1 = u.extranonce1;
+      this.extranonce2Size = u.extranonce2Size;
+      this.out.write(requestLine(null, Method.SET_EXTRANONCE, [u.extranonce1, u.extranonce2Size]));
+    } else this.close("pool session changed and the miner cannot take a new extranonce");
+  }
+
+  private sendJob(job: Job, clean: boolean): void {
+    if (job.difficulty !== this.lastDifficulty) {
+      this.lastDifficulty = job.difficulty;
+      this.out.write(requestLine(null, Method.SET_DIFFICULTY, [job.difficulty]));
+    }
+    if (this.requestedMask !== 0 && this.host.config.setting.cut !== 1) {
+      const mask = (this.requestedMask & BIP320_MASK & job.versionMask) >>> 0;
+      if (mask !== this.toldMask) {
+        this.toldMask = mask;
+        this.out.write(requestLine(null, Method.SET_VERSION_MASK, [mask.toString(16).padStart(8, "0")]));
+      }
+    }
+    this.out.write(job.notifyLine(clean));
+    this.sent.push(job.jobId);
+    if (this.sent.length > SENT_JOBS) this.sent.shift();
+    const d = this.device;
+    if (d !== null) {
+      d.lastJobAt = Date.now();
+      d.difficulty = job.difficulty;
+    }
+  }
+
+  /** Tell the miner to reconnect (used when a port stops gracefully). */
+  close(reason: string): void {
+    if (this.state === "closed") return;
+    const wasAuthorized = this.state === "authorized";
+    this.state = "closed";
+    if (this.loginTimer) clearTimeout(this.loginTimer);
+    this.loginTimer = null;
+    this.queue = [];
+    this.lane?.miners.delete(this);
+    this.lane = null;
+    if (this.main !== null && !this.main.shared) this.main.close();
+    this.host.releaseMiner(this);
+    const now = Date.now();
+    for (const w of new Set([...this.workers.values()].map((x) => x.device)))
+      this.host.registry.disconnect(w, now);
+    if (!wasAuthorized || reason !== "miner closed the connection")
+      this.host.log(wasAuthorized ? "info" : "warn", `miner ${this.ip} closed: ${reason}`);
+    this.out.close();
+  }
+}

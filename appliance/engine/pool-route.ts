@@ -1,0 +1,95 @@
+/**
+ * Main ↔ standby selection for a port's main traffic. A main session that fails before delivering
+ * a job (connect error, subscribe/job timeout) moves the port to the standby pool; while there, the
+ * main pool is probed and the port returns as soon as it subscribes again. Lanes reconnect on each
+ * move; miners stay connected.
+ */
+import type { LogLevel } from "../domain/engine.ts";
+import { type Endpoint, endpointText } from "./transport/endpoint.ts";
+import { Upstream, type UpstreamOptions } from "./upstream.ts";
+
+const same = (a: Endpoint | null, b: Endpoint | null): boolean =>
+  a !== null && b !== null && a.host === b.host && a.port === b.port && a.tls === b.tls;
+
+export class PoolRoute {
+  onStandby = false;
+  private probeTimer: ReturnType<typeof setInterval> | null = null;
+  private probe: Upstream | null = null;
+
+  constructor(
+    public main: Endpoint | null,
+    public standby: Endpoint | null,
+    private readonly probeMs: number,
+    private readonly options: () => UpstreamOptions,
+    private readonly log: (level: LogLevel, message: string) => void,
+    private readonly onSwitch: (reason: string) => void,
+  ) {}
+
+  current(): Endpoint | null {
+    return this.onStandby && this.standby ? this.standby : (this.main ?? this.standby);
+  }
+
+  /** A session to `endpoint` ended; `healthy` if it had delivered jobs. */
+  failed(endpoint: Endpoint, reason: string, healthy: boolean): void {
+    if (healthy || this.onStandby || this.standby === null || !same(endpoint, this.main)) return;
+    this.onStandby = true;
+    this.log(
+      "warn",
+      `main pool ${endpointText(endpoint)} failed (${reason}); switching to standby ${endpointText(this.standby)}`,
+    );
+    this.startProbing();
+    this.onSwitch("failover to standby");
+  }
+
+  /** New addresses from an edited port: go back to main and reconnect everything if they changed. */
+  update(main: Endpoint | null, standby: Endpoint | null): boolean {
+    const changed =
+      !same(main, this.main) || !same(standby, this.standby) || (main === null) !== (this.main === null);
+    this.main = main;
+    this.standby = standby;
+    if (!changed) return false;
+    this.onStandby = false;
+    this.stopProbing();
+    this.onSwitch("pool address changed");
+    return true;
+  }
+
+  stop(): void {
+    this.stopProbing();
+  }
+
+  private startProbing(): void {
+    if (this.probeTimer) return;
+    this.probeTimer = setInterval(() => this.runProbe(), this.probeMs);
+  }
+
+  private stopProbing(): void {
+    if (this.probeTimer) clearInterval(this.probeTimer);
+    this.probeTimer = null;
+    this.probe?.close("probe stopped");
+    this.probe = null;
+  }
+
+  private runProbe(): void {
+    const main = this.main;
+    if (main === null || this.probe !== null) return;
+    const probe = new Upstream(main, this.options(), {
+      onSubscribed: (u) => {
+        u.close("probe done");
+        if (!this.onStandby) return;
+        this.onStandby = false;
+        this.stopProbing();
+        this.log("info", `main pool ${endpointText(main)} is back; returning from standby`);
+        this.onSwitch("fail-back to main");
+      },
+      onJob: () => {},
+      onVersionMask: () => {},
+      onReconnectRequest: () => {},
+      onClosed: () => {
+        if (this.probe === probe) this.probe = null;
+      },
+    });
+    this.probe = probe;
+    probe.start();
+  }
+}

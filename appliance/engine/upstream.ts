@@ -1,0 +1,310 @@
+/**
+ * Upstream: one stratum session to a pool. It connects (TCP or TLS), negotiates version rolling,
+ * subscribes, authorizes any number of workers and relays shares through a pending-request table.
+ * It knows nothing of miners; its owner (a Lane) decides what to do with jobs and closures.
+ */
+import type { Socket } from "bun";
+import { ErrorCode, readPoolError, StratumError } from "./stratum/bitcoin/errors.ts";
+import {
+  type Notify,
+  parseConfigureResult,
+  parseDifficulty,
+  parseNotify,
+  parseReconnect,
+  parseSetExtranonce,
+  parseSubscribeResult,
+  parseVersionMask,
+} from "./stratum/bitcoin/messages.ts";
+import { BIP320_MASK, Method } from "./stratum/bitcoin/methods.ts";
+import { LineSplitter, MAX_LINE_BYTES } from "./stratum/line-codec.ts";
+import { parseMessage, requestLine, resultLine, type StratumId } from "./stratum/message.ts";
+import { type Endpoint, endpointText } from "./transport/endpoint.ts";
+import { LineWriter } from "./transport/line-writer.ts";
+
+export const PROXY_AGENT = "pithead/0.1";
+
+export type UpstreamState = "connecting" | "subscribing" | "ready" | "closed";
+
+/** A job as the pool sent it, with the session parameters in force when it arrived. */
+export interface UpstreamJob {
+  notify: Notify;
+  difficulty: number;
+  extranonce1: string;
+  extranonce2Size: number;
+  versionMask: number;
+}
+
+/** The object a share travels with; its owner learns the pool's verdict through onResult. */
+export interface ShareTicket {
+  onResult(error: StratumError | null, latencyMs: number): void;
+}
+
+export interface UpstreamHandler {
+  onSubscribed(u: Upstream): void;
+  onJob(u: Upstream, job: UpstreamJob): void;
+  onVersionMask(u: Upstream): void;
+  onReconnectRequest(u: Upstream, host: string | null, port: number | null, waitMs: number): void;
+  /** `healthy` is true when the session had delivered at least one job. */
+  onClosed(u: Upstream, reason: string, healthy: boolean): void;
+}
+
+export interface UpstreamOptions {
+  agent: string;
+  versionRolling: boolean;
+  connectTimeoutMs: number;
+  jobTimeoutMs: number;
+}
+
+type Pending =
+  | { kind: "share"; ticket: ShareTicket; sentAt: number }
+  | { kind: "authorize"; user: string; resolve: (ok: boolean) => void }
+  | { kind: "configure" }
+  | { kind: "subscribe" }
+  | { kind: "ignore" };
+
+let nextUpstreamId = 1;
+
+export class Upstream {
+  readonly id = nextUpstreamId++;
+  state: UpstreamState = "connecting";
+  extranonce1 = "";
+  extranonce2Size = 0;
+  /** version bits this session may roll; 0 when the pool refused version rolling */
+  versionMask = 0;
+  job: UpstreamJob | null = null;
+  readonly authorized = new Set<string>();
+  private nextDifficulty = 1;
+  private socket: Socket<undefined> | null = null;
+  private writer: LineWriter<undefined> | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private jobs = 0;
+  private closeReason = "";
+
+  constructor(
+    readonly endpoint: Endpoint,
+    private readonly opts: UpstreamOptions,
+    private readonly handler: UpstreamHandler,
+  ) {}
+
+  get label(): string {
+    return endpointText(this.endpoint);
+  }
+
+  get isReady(): boolean {
+    return this.state === "ready";
+  }
+
+  start(): void {
+    this.arm(this.opts.connectTimeoutMs, "connect/subscribe timeout");
+    const splitter = new LineSplitter(
+      MAX_LINE_BYTES * 4,
+      (line) => this.onLine(line),
+      () => this.close("line too long from pool"),
+    );
+    Bun.connect({
+      hostname: this.endpoint.host,
+      port: this.endpoint.port,
+      // Pools commonly use self-signed certificates; the session is still encrypted.
+      ...(this.endpoint.tls ? { tls: { rejectUnauthorized: false } } : {}),
+      socket: {
+        data: (_s, chunk) => splitter.push(chunk),
+        drain: () => this.writer?.drain(),
+        close: () => this.close(this.closeReason || "closed by pool"),
+        error: (_s, e) => this.close(`socket error: ${e.message}`),
+        connectError: (_s, e) => this.close(`connect failed: ${e.message}`),
+      },
+    }).then(
+      (socket) => {
+        if (this.state === "closed") {
+          socket.end();
+          return;
+        }
+        this.socket = socket;
+        this.writer = new LineWriter(socket);
+        this.state = "subscribing";
+        if (this.opts.versionRolling) {
+          this.request({ kind: "configure" }, Method.CONFIGURE, [
+            ["version-rolling"],
+            {
+              "version-rolling.mask": BIP320_MASK.toString(16).padStart(8, "0"),
+              "version-rolling.min-bit-count": 2,
+            },
+          ]);
+        }
+        this.request({ kind: "subscribe" }, Method.SUBSCRIBE, [this.opts.agent]);
+      },
+      (e: Error) => this.close(`connect failed: ${e.message}`),
+    );
+  }
+
+  authorize(user: string, password: string): Promise<boolean> {
+    if (this.authorized.has(user)) return Promise.resolve(true);
+    if (this.state !== "ready") return Promise.resolve(false);
+    return new Promise((resolve) => {
+      this.request({ kind: "authorize", user, resolve }, Method.AUTHORIZE, [user, password]);
+    });
+  }
+
+  submit(
+    worker: string,
+    jobId: string,
+    extranonce2: string,
+    ntime: string,
+    nonce: string,
+    versionBits: string | null,
+    ticket: ShareTicket,
+  ): void {
+    if (this.state !== "ready") {
+      ticket.onResult(new StratumError(ErrorCode.STALE, "upstream session closed"), 0);
+      return;
+    }
+    const params =
+      versionBits === null
+        ? [worker, jobId, extranonce2, ntime, nonce]
+        : [worker, jobId, extranonce2, ntime, nonce, versionBits];
+    this.request({ kind: "share", ticket, sentAt: performance.now() }, Method.SUBMIT, params);
+  }
+
+  suggestDifficulty(d: number): void {
+    if (this.state === "ready") this.request({ kind: "ignore" }, Method.SUGGEST_DIFFICULTY, [d]);
+  }
+
+  close(reason: string): void {
+    if (this.state === "closed") return;
+    this.state = "closed";
+    this.closeReason = reason;
+    if (this.timer) clearTimeout(this.timer);
+    this.writer?.close();
+    if (this.socket === null) this.writer = null;
+    const closed = new StratumError(ErrorCode.STALE, "upstream session closed");
+    for (const p of this.pending.values()) {
+      if (p.kind === "share") p.ticket.onResult(closed, 0);
+      else if (p.kind === "authorize") p.resolve(false);
+    }
+    this.pending.clear();
+    this.handler.onClosed(this, reason, this.jobs > 0);
+  }
+
+  private arm(ms: number, reason: string): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.close(reason), ms);
+  }
+
+  private request(p: Pending, method: string, params: unknown[]): void {
+    const id = this.nextId++;
+    this.pending.set(id, p);
+    this.writer?.write(requestLine(id, method, params));
+  }
+
+  private reply(id: StratumId, result: unknown): void {
+    this.writer?.write(resultLine(id, result));
+  }
+
+  private onLine(line: string): void {
+    if (this.state === "closed") return;
+    const m = parseMessage(line);
+    if (m === null) return this.close("malformed line from pool");
+    if (m.kind === "response") {
+      if (typeof m.id !== "number") return;
+      const p = this.pending.get(m.id);
+      if (p === undefined) return;
+      this.pending.delete(m.id);
+      this.onResponse(p, m.result, m.error);
+      return;
+    }
+    switch (m.method) {
+      case Method.NOTIFY: {
+        const n = parseNotify(m.params);
+        if (n instanceof StratumError) return this.close(n.message);
+        this.jobs++;
+        this.arm(this.opts.jobTimeoutMs, "no job from pool in time");
+        this.job = {
+          notify: n,
+          difficulty: this.nextDifficulty,
+          extranonce1: this.extranonce1,
+          extranonce2Size: this.extranonce2Size,
+          versionMask: this.versionMask,
+        };
+        this.handler.onJob(this, this.job);
+        return;
+      }
+      case Method.SET_DIFFICULTY: {
+        const d = parseDifficulty(m.method, m.params);
+        if (!(d instanceof StratumError)) this.nextDifficulty = d;
+        return;
+      }
+      case Method.SET_EXTRANONCE: {
+        const e = parseSetExtranonce(m.params);
+        if (e instanceof StratumError) return;
+        // Takes effect with the next notify: the job snapshot carries the values it was issued with.
+        this.extranonce1 = e.extranonce1;
+        if (e.extranonce2Size !== null) this.extranonce2Size = e.extranonce2Size;
+        return;
+      }
+      case Method.SET_VERSION_MASK:
+      case Method.SET_VERSION: {
+        const v = parseVersionMask(m.params);
+        if (v instanceof StratumError) return;
+        this.versionMask = this.opts.versionRolling ? (v & BIP320_MASK) >>> 0 : 0;
+        this.handler.onVersionMask(this);
+        return;
+      }
+      case Method.RECONNECT: {
+        const r = parseReconnect(m.params);
+        if (r instanceof StratumError) return;
+        this.handler.onReconnectRequest(this, r.host, r.port, r.waitSeconds * 1000);
+        return;
+      }
+      case Method.PING:
+        this.reply(m.id, "pong");
+        return;
+      case Method.GET_VERSION:
+        this.reply(m.id, PROXY_AGENT);
+        return;
+      default:
+        if (m.id !== null)
+          this.writer?.write(
+            `${JSON.stringify({ id: m.id, result: null, error: [20, "unsupported", null] })}\n`,
+          );
+    }
+  }
+
+  private onResponse(p: Pending, result: unknown, error: unknown): void {
+    switch (p.kind) {
+      case "share": {
+        const err =
+          readPoolError(error) ?? (result === true ? null : new StratumError(ErrorCode.OTHER, "rejected"));
+        p.ticket.onResult(err, performance.now() - p.sentAt);
+        return;
+      }
+      case "configure": {
+        const c = parseConfigureResult(result);
+        this.versionMask = c.versionRolling ? (c.mask & BIP320_MASK) >>> 0 : 0;
+        return;
+      }
+      case "subscribe": {
+        const s = parseSubscribeResult(result);
+        if (s instanceof StratumError)
+          return this.close(`subscribe refused: ${JSON.stringify(error ?? result)}`);
+        this.extranonce1 = s.extranonce1;
+        this.extranonce2Size = s.extranonce2Size;
+        this.state = "ready";
+        this.arm(this.opts.jobTimeoutMs, "no job from pool in time");
+        // Lets the pool change our extranonce later instead of dropping us; errors are ignored.
+        this.request({ kind: "ignore" }, Method.EXTRANONCE_SUBSCRIBE, []);
+        this.handler.onSubscribed(this);
+        return;
+      }
+      case "authorize": {
+        const ok = result === true && readPoolError(error) === null;
+        if (ok) this.authorized.add(p.user);
+        p.resolve(ok);
+        return;
+      }
+      case "ignore":
+        return;
+    }
+  }
+}

@@ -1,0 +1,263 @@
+/**
+ * In-memory registry of devices: one record per (port, wallet, name, address), kept while online and
+ * for a day after the last connection so that offline devices stay listed. Share results arrive as
+ * small calls from the engine; nothing here touches storage.
+ */
+import type { DeviceView, SeriesSample, SeriesSink } from "../domain/engine.ts";
+import { HashrateWindow } from "./hashrate-window.ts";
+import { MAIN, WorkSplit } from "./work-split.ts";
+
+/** Offline devices are forgotten after this long (the 24 h window has then emptied). */
+const FORGET_AFTER_MS = 24 * 3600_000;
+
+export type ShareOutcome = "valid" | "invalid" | "stale";
+
+export class DeviceRecord {
+  connections = 0;
+  valid = 0;
+  invalid = 0;
+  stale = 0;
+  upstreamUser = "";
+  agent = "";
+  localHashrate = 0;
+  difficulty = 0;
+  reconnects = 0;
+  disconnects = 0;
+  latencyMs = 0;
+  loginAt = 0;
+  lastSubmitAt = 0;
+  lastJobAt = 0;
+  lastSeen = 0;
+  feeRatio = 0;
+  mining = MAIN;
+  readonly work: HashrateWindow;
+  readonly pumped: HashrateWindow;
+  readonly split = new WorkSplit();
+  // the open minute, flushed to the series sink once it closes
+  minuteWork = 0;
+  minuteFee = 0;
+  minuteValid = 0;
+  minuteInvalid = 0;
+  minuteStale = 0;
+
+  constructor(
+    readonly id: string,
+    readonly key: string,
+    readonly portId: number,
+    readonly wallet: string,
+    readonly name: string,
+    readonly ip: string,
+    readonly algorithm: string,
+    now: number,
+  ) {
+    this.work = new HashrateWindow(now);
+    this.pumped = new HashrateWindow(now);
+    this.lastSeen = now;
+  }
+
+  view(now: number): DeviceView {
+    return {
+      id: this.id,
+      portId: this.portId,
+      wallet: this.wallet,
+      name: this.name,
+      ip: this.ip,
+      upstreamUser: this.upstreamUser,
+      agent: this.agent,
+      algorithm: this.algorithm,
+      online: this.connections > 0,
+      valid: this.valid,
+      invalid: this.invalid,
+      stale: this.stale,
+      hashrate: this.work.rates(now),
+      pumped: this.pumped.rates(now),
+      localHashrate: this.localHashrate,
+      difficulty: this.difficulty,
+      reconnects: this.reconnects,
+      disconnects: this.disconnects,
+      feeRatio: this.feeRatio,
+      feeAchieved: this.split.total > 0 ? this.split.feeWork() / this.split.total : 0,
+      latencyMs: Math.round(this.latencyMs * 100) / 100,
+      loginAt: this.loginAt,
+      lastSubmitAt: this.lastSubmitAt,
+      lastJobAt: this.lastJobAt,
+      concurrency: this.connections,
+      mining: this.mining,
+    };
+  }
+}
+
+/** Totals of one port, updated with the same calls as its devices. */
+export class PortTally {
+  valid = 0;
+  invalid = 0;
+  stale = 0;
+  latencyMs = 0;
+  readonly split = new WorkSplit();
+  readonly work: HashrateWindow;
+  readonly pumped: HashrateWindow;
+  minuteWork = 0;
+  minuteFee = 0;
+  minuteValid = 0;
+  minuteInvalid = 0;
+  minuteStale = 0;
+
+  constructor(now: number) {
+    this.work = new HashrateWindow(now);
+    this.pumped = new HashrateWindow(now);
+  }
+}
+
+export class DeviceRegistry {
+  private readonly byKey = new Map<string, DeviceRecord>();
+  private readonly byId = new Map<string, DeviceRecord>();
+  private readonly tallies = new Map<number, PortTally>();
+  private seq = 0;
+
+  tally(portId: number, now = Date.now()): PortTally {
+    let t = this.tallies.get(portId);
+    if (t === undefined) {
+      t = new PortTally(now);
+      this.tallies.set(portId, t);
+    }
+    return t;
+  }
+
+  /** A miner authorized: find or create its device and count the connection. */
+  connect(
+    portId: number,
+    wallet: string,
+    name: string,
+    ip: string,
+    algorithm: string,
+    now: number,
+  ): DeviceRecord {
+    const key = `${portId}|${wallet}|${name}|${ip}`;
+    let d = this.byKey.get(key);
+    if (d === undefined) {
+      const id = `${portId}-${(++this.seq).toString(36)}`;
+      d = new DeviceRecord(id, key, portId, wallet, name, ip, algorithm, now);
+      this.byKey.set(key, d);
+      this.byId.set(id, d);
+    } else d.reconnects++;
+    d.connections++;
+    d.loginAt = now;
+    d.lastSeen = now;
+    return d;
+  }
+
+  disconnect(d: DeviceRecord, now: number): void {
+    if (d.connections > 0) d.connections--;
+    d.disconnects++;
+    d.lastSeen = now;
+  }
+
+  /**
+   * One answered share. `target` is "main" or a fee wallet key; `counted` is false while hashrate
+   * protection excludes the device from fee accounting (docs/engine.md).
+   */
+  result(
+    d: DeviceRecord,
+    outcome: ShareOutcome,
+    target: string,
+    work: number,
+    latencyMs: number,
+    counted: boolean,
+    now: number,
+  ): void {
+    const t = this.tally(d.portId, now);
+    d.lastSubmitAt = now;
+    d.lastSeen = now;
+    d.latencyMs = d.latencyMs === 0 ? latencyMs : d.latencyMs * 0.9 + latencyMs * 0.1;
+    t.latencyMs = t.latencyMs === 0 ? latencyMs : t.latencyMs * 0.99 + latencyMs * 0.01;
+    if (outcome === "valid") {
+      d.valid++;
+      t.valid++;
+      d.minuteValid++;
+      t.minuteValid++;
+      d.work.add(work, now);
+      t.work.add(work, now);
+      d.minuteWork += work;
+      t.minuteWork += work;
+      if (target !== MAIN) {
+        d.pumped.add(work, now);
+        t.pumped.add(work, now);
+        d.minuteFee += work;
+        t.minuteFee += work;
+      }
+      if (counted) {
+        d.split.credit(target, work);
+        t.split.credit(target, work);
+      }
+    } else if (outcome === "stale") {
+      d.stale++;
+      t.stale++;
+      d.minuteStale++;
+      t.minuteStale++;
+    } else {
+      d.invalid++;
+      t.invalid++;
+      d.minuteInvalid++;
+      t.minuteInvalid++;
+    }
+  }
+
+  get(id: string): DeviceRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  devices(portId: number): DeviceRecord[] {
+    const out: DeviceRecord[] = [];
+    for (const d of this.byKey.values()) if (d.portId === portId) out.push(d);
+    return out;
+  }
+
+  all(): IterableIterator<DeviceRecord> {
+    return this.byKey.values();
+  }
+
+  forgetPort(portId: number): void {
+    for (const d of this.devices(portId)) {
+      this.byKey.delete(d.key);
+      this.byId.delete(d.id);
+    }
+    this.tallies.delete(portId);
+  }
+
+  /** Once a minute: hand closed minutes to the series sink and forget long-offline devices. */
+  tick(now: number, sink: SeriesSink | undefined): void {
+    const minute = Math.floor(now / 60_000) - 1;
+    for (const d of this.byKey.values()) {
+      if (sink && (d.minuteWork > 0 || d.minuteValid + d.minuteInvalid + d.minuteStale > 0))
+        sink.add(sample(d.portId, d.key, minute, d));
+      d.minuteWork = d.minuteFee = d.minuteValid = d.minuteInvalid = d.minuteStale = 0;
+      if (d.connections === 0 && now - d.lastSeen > FORGET_AFTER_MS) {
+        this.byKey.delete(d.key);
+        this.byId.delete(d.id);
+      }
+    }
+    for (const [portId, t] of this.tallies) {
+      if (sink) sink.add(sample(portId, "", minute, t));
+      t.minuteWork = t.minuteFee = t.minuteValid = t.minuteInvalid = t.minuteStale = 0;
+    }
+  }
+}
+
+interface MinuteCounters {
+  minuteWork: number;
+  minuteFee: number;
+  minuteValid: number;
+  minuteInvalid: number;
+  minuteStale: number;
+}
+
+const sample = (portId: number, device: string, minute: number, c: MinuteCounters): SeriesSample => ({
+  portId,
+  device,
+  minute,
+  work: c.minuteWork,
+  feeWork: c.minuteFee,
+  valid: c.minuteValid,
+  invalid: c.minuteInvalid,
+  stale: c.minuteStale,
+});

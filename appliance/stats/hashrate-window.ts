@@ -1,0 +1,80 @@
+/**
+ * Accepted work over time in fixed rings: fifteen one-minute buckets (current and 15 min) and
+ * ninety-six quarter-hour buckets (4 h and 24 h). About 600 bytes per device, no per-share allocation.
+ */
+import type { HashrateView } from "../domain/engine.ts";
+
+const MINUTE = 60_000;
+const QUARTER = 15 * MINUTE;
+const MINUTES = 15;
+const QUARTERS = 96;
+/** "current" is the average over the last few minutes: one share a minute is too noisy for less. */
+const CURRENT_MINUTES = 3;
+
+export class HashrateWindow {
+  private readonly minutes = new Float64Array(MINUTES);
+  private readonly quarters = new Float32Array(QUARTERS);
+  private minute = 0;
+  private quarter = 0;
+  private readonly since: number;
+
+  constructor(now: number) {
+    this.since = now;
+    this.minute = Math.floor(now / MINUTE);
+    this.quarter = Math.floor(now / QUARTER);
+  }
+
+  add(work: number, now: number): void {
+    this.advance(now);
+    this.minutes[this.minute % MINUTES] += work;
+    this.quarters[this.quarter % QUARTERS] += work;
+  }
+
+  private advance(now: number): void {
+    const m = Math.floor(now / MINUTE);
+    if (m !== this.minute) {
+      const steps = Math.min(m - this.minute, MINUTES);
+      for (let i = 1; i <= steps; i++) this.minutes[(this.minute + i) % MINUTES] = 0;
+      this.minute = m;
+    }
+    const q = Math.floor(now / QUARTER);
+    if (q !== this.quarter) {
+      const steps = Math.min(q - this.quarter, QUARTERS);
+      for (let i = 1; i <= steps; i++) this.quarters[(this.quarter + i) % QUARTERS] = 0;
+      this.quarter = q;
+    }
+  }
+
+  private sumMinutes(n: number): number {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += this.minutes[(this.minute - i + MINUTES * 2) % MINUTES] as number;
+    return s;
+  }
+
+  private sumQuarters(n: number): number {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += this.quarters[(this.quarter - i + QUARTERS * 2) % QUARTERS] as number;
+    return s;
+  }
+
+  /** Hashes per second over each window, divided by the time actually observed when younger. */
+  rates(now: number): HashrateView {
+    this.advance(now);
+    const age = Math.max(1, (now - this.since) / 1000);
+    const inMinute = (now % MINUTE) / 1000;
+    const inQuarter = (now % QUARTER) / 1000;
+    const span = (full: number) => Math.max(1, Math.min(age, full));
+    return {
+      current: this.sumMinutes(CURRENT_MINUTES) / span((CURRENT_MINUTES - 1) * 60 + inMinute),
+      m15: this.sumMinutes(MINUTES) / span((MINUTES - 1) * 60 + inMinute),
+      h4: this.sumQuarters(16) / span(15 * 900 + inQuarter),
+      h24: this.sumQuarters(QUARTERS) / span((QUARTERS - 1) * 900 + inQuarter),
+    };
+  }
+}
+
+export const zeroRates = (): HashrateView => ({ current: 0, m15: 0, h4: 0, h24: 0 });
+
+export function addRates(a: HashrateView, b: HashrateView): HashrateView {
+  return { current: a.current + b.current, m15: a.m15 + b.m15, h4: a.h4 + b.h4, h24: a.h24 + b.h24 };
+}

@@ -1,0 +1,111 @@
+/**
+ * Persisted statistics (design.md): per-device and per-port minute buckets for 24 h and hour buckets
+ * for 30 days. Samples are buffered in memory and written in one transaction per flush, never on the
+ * share path.
+ */
+import type { Database } from "bun:sqlite";
+import type { SeriesSample, SeriesSink } from "../domain/engine.ts";
+
+const MINUTE_KEEP = 24 * 60;
+const HOUR_KEEP = 30 * 24;
+const FLUSH_MS = 60_000;
+
+export function ensureSeriesSchema(db: Database): void {
+  db.run(`CREATE TABLE IF NOT EXISTS series_minute (
+    port_id INTEGER NOT NULL, device TEXT NOT NULL, minute INTEGER NOT NULL,
+    work REAL NOT NULL, fee_work REAL NOT NULL, valid INTEGER NOT NULL, invalid INTEGER NOT NULL,
+    stale INTEGER NOT NULL, PRIMARY KEY (port_id, device, minute)) WITHOUT ROWID`);
+  db.run(`CREATE TABLE IF NOT EXISTS series_hour (
+    port_id INTEGER NOT NULL, device TEXT NOT NULL, hour INTEGER NOT NULL,
+    work REAL NOT NULL, fee_work REAL NOT NULL, valid INTEGER NOT NULL, invalid INTEGER NOT NULL,
+    stale INTEGER NOT NULL, PRIMARY KEY (port_id, device, hour)) WITHOUT ROWID`);
+  db.run("CREATE INDEX IF NOT EXISTS series_minute_by_time ON series_minute (minute)");
+  db.run("CREATE INDEX IF NOT EXISTS series_hour_by_time ON series_hour (hour)");
+}
+
+export interface SeriesPoint {
+  /** start of the bucket, ms since epoch */
+  at: number;
+  /** hashes per second over the bucket */
+  hashrate: number;
+  feeHashrate: number;
+  valid: number;
+  invalid: number;
+  stale: number;
+}
+
+export class SeriesStore implements SeriesSink {
+  private buffer: SeriesSample[] = [];
+  private timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(private readonly db: Database) {}
+
+  add(sample: SeriesSample): void {
+    this.buffer.push(sample);
+  }
+
+  /** Flush every minute in the background until close(). */
+  start(intervalMs = FLUSH_MS): void {
+    this.timer ??= setInterval(() => this.flush(), intervalMs);
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.flush();
+  }
+
+  flush(now = Date.now()): void {
+    const batch = this.buffer;
+    this.buffer = [];
+    const upMinute = this.db.prepare(
+      `INSERT INTO series_minute VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(port_id, device, minute) DO UPDATE SET
+       work = work + excluded.work, fee_work = fee_work + excluded.fee_work, valid = valid + excluded.valid,
+       invalid = invalid + excluded.invalid, stale = stale + excluded.stale`,
+    );
+    const upHour = this.db.prepare(
+      `INSERT INTO series_hour VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(port_id, device, hour) DO UPDATE SET
+       work = work + excluded.work, fee_work = fee_work + excluded.fee_work, valid = valid + excluded.valid,
+       invalid = invalid + excluded.invalid, stale = stale + excluded.stale`,
+    );
+    const nowMinute = Math.floor(now / 60_000);
+    this.db.transaction(() => {
+      for (const s of batch) {
+        const row = [s.work, s.feeWork, s.valid, s.invalid, s.stale] as const;
+        upMinute.run(s.portId, s.device, s.minute, ...row);
+        upHour.run(s.portId, s.device, Math.floor(s.minute / 60), ...row);
+      }
+      this.db.run("DELETE FROM series_minute WHERE minute < ?", [nowMinute - MINUTE_KEEP]);
+      this.db.run("DELETE FROM series_hour WHERE hour < ?", [Math.floor(nowMinute / 60) - HOUR_KEEP]);
+    })();
+  }
+
+  /** Buckets of one port ("" device = port total) or one device, oldest first. */
+  read(
+    portId: number,
+    device: string,
+    resolution: "minute" | "hour",
+    fromMs: number,
+    toMs: number,
+  ): SeriesPoint[] {
+    const unit = resolution === "minute" ? 60_000 : 3_600_000;
+    const col = resolution === "minute" ? "minute" : "hour";
+    const rows = this.db
+      .query<
+        { t: number; work: number; fee_work: number; valid: number; invalid: number; stale: number },
+        [number, string, number, number]
+      >(
+        `SELECT ${col} AS t, work, fee_work, valid, invalid, stale FROM series_${col}
+         WHERE port_id = ? AND device = ? AND ${col} >= ? AND ${col} <= ? ORDER BY ${col}`,
+      )
+      .all(portId, device, Math.floor(fromMs / unit), Math.floor(toMs / unit));
+    return rows.map((r) => ({
+      at: r.t * unit,
+      hashrate: r.work / (unit / 1000),
+      feeHashrate: r.fee_work / (unit / 1000),
+      valid: r.valid,
+      invalid: r.invalid,
+      stale: r.stale,
+    }));
+  }
+}

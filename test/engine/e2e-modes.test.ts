@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { ProxyMode } from "../../appliance/domain/port.ts";
+import { makeEngine, makePort, type TestEngine } from "../support/stratum/port-fixture.ts";
+import { TestMiner } from "../support/stratum/test-miner.ts";
+import { TestPool } from "../support/stratum/test-pool.ts";
+
+const cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+async function setup(
+  poolOpts: ConstructorParameters<typeof TestPool>[0] = {},
+): Promise<{ pool: TestPool; t: TestEngine }> {
+  const pool = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8, ...poolOpts });
+  const t = makeEngine();
+  cleanup.push(
+    () => pool.stop(),
+    () => t.engine.shutdown(),
+  );
+  return { pool, t };
+}
+
+describe("miner → proxy → pool", () => {
+  for (const [name, mode] of [
+    ["Efficient", ProxyMode.EFFICIENT],
+    ["Compatible", ProxyMode.COMPATIBLE],
+  ] as const) {
+    test(`${name} mode: every share the miner sees accepted was verified and credited by the pool`, async () => {
+      const { pool, t } = await setup();
+      const port = makePort({ pool_address: pool.address, mode });
+      const listen = await t.start(port);
+      const miner = TestMiner.start({
+        port: listen,
+        user: "wal.rig1",
+        versionRolling: true,
+        maxShares: 30,
+        maxMs: 20_000,
+      });
+      const r = await miner.done;
+      expect(r.authorized).toBe(true);
+      expect(r.accepted).toBe(30);
+      expect(pool.workers.get("wal.rig1")?.shares).toBe(30);
+      expect(pool.rejects.size).toBe(0);
+      const devices = t.engine.live.workers(port.id);
+      expect(devices.length).toBe(1);
+      expect(devices[0]?.valid).toBe(30);
+      expect(devices[0]?.wallet).toBe("wal");
+    });
+  }
+});
