@@ -10,8 +10,6 @@ export const MESSAGES = {
   "lang.err.bad_json": "The request body is not valid JSON",
   "lang.err.params": "Invalid parameters",
   "lang.err.unauthorized": "Please log in",
-  "lang.err.get_config": "Failed to get configuration information",
-  "lang.err.save": "Save failed",
   "lang.err.save_port_close": "Save failed because the port could not be closed",
   "lang.err.config_check": "Configuration check failed",
   // login and account (§4, §5, §6)
@@ -20,7 +18,6 @@ export const MESSAGES = {
   "lang.login.err_info": "Information verification failed",
   "lang.login.err_password_cipher": "The password could not be decrypted; reload the page and try again",
   "lang.login.err_throttled": "Too many failed logins from this address; try again later",
-  "lang.user.err_set": "Set user failed",
   "lang.user.err_short": "The new password needs at least 8 characters",
   "lang.user.err_mismatch": "The new value and its confirmation do not match",
   // ports (§5)
@@ -37,7 +34,6 @@ export const MESSAGES = {
   "lang.proxy.err_occupied": "Port occupied: another program or the web console already uses this port",
   "lang.proxy.err_coin_unsupported":
     "Creation failed because the coin is not supported in this version, update the program",
-  "lang.proxy.err_category": "Missing category",
   "lang.proxy.err_replace_wallet":
     "Replace wallet: both the wallets to replace and the replacement are required",
   "lang.proxy.err_replace_name":
@@ -53,11 +49,7 @@ export const MESSAGES = {
   "lang.wallet.err_device": "Device name check failed",
   "lang.wallet.err_pool": "Pool address check failed",
   "lang.wallet.err_ratio": "The fee percent runs from 0 to 100 in steps of 0.01",
-  "lang.wallet.err_add": "Add wallet failed",
-  "lang.wallet.err_update": "Update wallet failed",
-  "lang.wallet.err_delete": "Delete wallet failed",
   "lang.ratio.err_set": "Set ratio failed",
-  "lang.ratio.err_clear": "Clear ratio failed",
   // import (§5)
   "lang.import.err_format": "Unsupported file format: only .json and .xlsx files can be imported",
   "lang.import.err_params": "Invalid parameters",
@@ -69,8 +61,6 @@ export const MESSAGES = {
   // security and web
   "lang.route.err_format":
     "The secure route may contain English letters only: no slashes inside, no ? and no //",
-  "lang.route.err_get": "Route fetch failure",
-  "lang.tls.err_get": "HTTPS state get failed",
   "lang.tls.err_set": "HTTPS state set failed",
   "lang.webport.err_range": "The web port must range from 1 to 65535",
   "lang.kenc.err_empty": "Please enter the encryption key",
@@ -78,8 +68,6 @@ export const MESSAGES = {
   "lang.cert.err_missing": "Please upload both the certificate (crt or pem) and the key",
   // lists and settings
   "lang.blacklist.err_empty": "Please enter an entry",
-  "lang.blacklist.err_add": "Blacklist add failed",
-  "lang.blacklist.err_remove": "Blacklist remove failed",
   "lang.preset.err_incomplete": "Please fill in the information completely",
   "lang.remote.err_required": "All three configurations are mandatory",
   "lang.remote.err_address": "The access address must start with http:// or https://",
@@ -91,7 +79,6 @@ export const MESSAGES = {
   "lang.update.err_source": "The update source must be a URL",
   "lang.update.err_bundle": "Please choose an update bundle file",
   "lang.update.err_refused": "Update refused",
-  "lang.ping.err": "The pool did not answer",
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -235,7 +235,39 @@ describe("spec §5 rules", () => {
   });
 });
 
+describe("codes", () => {
+  test("unknown listening protocol, pool protocol or connection mode are refused", async () => {
+    await expectError({ protocol: 4 }, "lang.proxy.err_protocol");
+    await expectError({ connect_mode: 2 }, "lang.proxy.err_connect_mode");
+    await expectError({ mode: 3 }, "lang.proxy.err_mode");
+  });
+});
+
+async function listening(port: number): Promise<boolean> {
+  try {
+    const s = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } });
+    s.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe("start, stop and batch", () => {
+  test("an open port listens; stop closes the listener and start opens it again", async () => {
+    const port = freePort();
+    const { body } = await create({ port, status: 1 });
+    expect((await t.client.get<Item>(`/api/port/${body.id}`)).body.state).toBe("active");
+    expect(await listening(port)).toBe(true);
+    expect((await t.client.post(`/api/port/${body.id}/stop`)).status).toBe(200);
+    expect((await t.client.get<Item>(`/api/port/${body.id}`)).body.state).toBe("closed");
+    expect(await listening(port)).toBe(false);
+    expect((await t.client.post(`/api/port/${body.id}/start`)).status).toBe(200);
+    expect(await listening(port)).toBe(true);
+    await t.client.del(`/api/port/${body.id}`);
+    expect(await listening(port)).toBe(false);
+  });
+
   test("batch reports what succeeded and what failed", async () => {
     const a = (await create()).body.id;
     const b = (await create()).body.id;

@@ -24,11 +24,25 @@ function validate(body: unknown, creating: boolean) {
   }
 }
 
+/**
+ * Hands a stored port to the engine. The configuration is already saved, so a listener that fails to
+ * start is reported (open failed, with the reason) without losing what the operator entered.
+ */
+async function applySaved(app: AppContext, id: number): Promise<void> {
+  try {
+    await app.engine.apply(app.ports.get(id) as Port);
+  } catch (err) {
+    throw new ApiError(500, "lang.proxy.err_open", {
+      detail: err instanceof Error ? err.message : String(err),
+    });
+  }
+}
+
 async function createPort(app: AppContext, body: unknown): Promise<number> {
   const input = validate(body, true);
   checkPortNumber(app, input.port, input.status === 1);
   const id = app.ports.create(input);
-  await app.engine.apply(app.ports.get(id) as Port);
+  await applySaved(app, id);
   return id;
 }
 
@@ -51,7 +65,7 @@ async function act(app: AppContext, action: "start" | "stop" | "delete", port: P
   } else if (action === "start") {
     checkPortNumber(app, port.port, true, port.id);
     app.ports.setStatus([port.id], 1);
-    await app.engine.apply(app.ports.get(port.id) as Port);
+    await applySaved(app, port.id);
   } else {
     app.ports.setStatus([port.id], 0);
     await app.engine.stop(port.id);
@@ -82,9 +96,15 @@ export const portRoutes: Route[] = [
       notQueuing(app, current.id);
       const input = validate(await readJson(req), false);
       checkPortNumber(app, input.port, input.status === 1, current.id);
-      if (input.port !== current.port) await app.engine.stop(current.id);
+      if (input.port !== current.port) {
+        try {
+          await app.engine.stop(current.id);
+        } catch {
+          throw new ApiError(500, "lang.err.save_port_close");
+        }
+      }
       app.ports.update(current.id, input);
-      await app.engine.apply(app.ports.get(current.id) as Port);
+      await applySaved(app, current.id);
       return Response.json({ id: current.id });
     },
   },
