@@ -130,10 +130,15 @@ export class MinerSession implements LaneMiner {
       this.windowStart = now;
       this.windowLines = 0;
     }
-    if (++this.windowLines > MAX_LINES_PER_SECOND) return this.close("flood: too many lines per second");
+    if (++this.windowLines > MAX_LINES_PER_SECOND) {
+      this.close("flood: too many lines per second");
+      return;
+    }
     if (this.busy) {
-      if (this.queue.length >= MAX_QUEUED_LINES)
-        return this.close("flood: too many lines while waiting for the pool");
+      if (this.queue.length >= MAX_QUEUED_LINES) {
+        this.close("flood: too many lines while waiting for the pool");
+        return;
+      }
       this.queue.push(line);
       return;
     }
@@ -197,7 +202,10 @@ export class MinerSession implements LaneMiner {
 
   private configure(id: StratumId, params: unknown[]): void {
     const c = parseConfigure(params);
-    if (c instanceof StratumError) return this.strike(id, c);
+    if (c instanceof StratumError) {
+      this.strike(id, c);
+      return;
+    }
     const result: Record<string, unknown> = {};
     for (const ext of c.extensions) result[ext] = false;
     if (c.versionRollingMask !== null) {
@@ -341,7 +349,10 @@ export class MinerSession implements LaneMiner {
 
   private submit(id: StratumId, params: unknown[]): void {
     const s = parseSubmit(params);
-    if (s instanceof StratumError) return this.strike(id, s);
+    if (s instanceof StratumError) {
+      this.strike(id, s);
+      return;
+    }
     if (this.state !== "authorized") {
       this.out.write(errorLine(id, new StratumError(ErrorCode.UNAUTHORIZED, "unauthorized worker")));
       return;
@@ -350,25 +361,24 @@ export class MinerSession implements LaneMiner {
     const device = worker.device;
     const job = this.host.jobs.get(s.jobId);
     if (job === undefined || !job.upstream.isReady) {
-      return this.localVerdict(id, device, "stale", new StratumError(ErrorCode.STALE, "job not found"));
+      this.localVerdict(id, device, "stale", new StratumError(ErrorCode.STALE, "job not found"));
+      return;
     }
     if (s.extranonce2.length !== this.extranonce2Size * 2) {
-      return this.localVerdict(
-        id,
-        device,
-        "invalid",
-        new StratumError(ErrorCode.OTHER, "wrong extranonce2 size"),
-      );
+      this.localVerdict(id, device, "invalid", new StratumError(ErrorCode.OTHER, "wrong extranonce2 size"));
+      return;
     }
     if (s.versionBits !== null) {
       const bits = Number.parseInt(s.versionBits, 16) >>> 0;
-      if ((bits & ~job.versionMask) >>> 0 !== 0)
-        return this.localVerdict(
+      if ((bits & ~job.versionMask) >>> 0 !== 0) {
+        this.localVerdict(
           id,
           device,
           "invalid",
           new StratumError(ErrorCode.OTHER, "version bits outside mask"),
         );
+        return;
+      }
     }
     const work = job.difficulty * this.host.factor;
     let target = job.origin.target;
@@ -453,7 +463,10 @@ export class MinerSession implements LaneMiner {
       ? MAIN
       : fee.choose(d.split, fee.ratiosFor(d.id, d.wallet), this.target, shareWork);
     if (want === this.target) return;
-    if (want === MAIN) return this.moveTo(this.main, MAIN);
+    if (want === MAIN) {
+      this.moveTo(this.main, MAIN);
+      return;
+    }
     const lane = this.host.feeLane(this, want);
     if (lane === null) return;
     if (lane.current === null) {

@@ -205,7 +205,10 @@ export class Upstream {
   private onLine(line: string): void {
     if (this.state === "closed") return;
     const m = parseMessage(line);
-    if (m === null) return this.close("malformed line from pool");
+    if (m === null) {
+      this.close("malformed line from pool");
+      return;
+    }
     if (m.kind === "response") {
       if (typeof m.id !== "number") return;
       const p = this.pending.get(m.id);
@@ -217,7 +220,10 @@ export class Upstream {
     switch (m.method) {
       case Method.NOTIFY: {
         const n = parseNotify(m.params);
-        if (n instanceof StratumError) return this.close(n.message);
+        if (n instanceof StratumError) {
+          this.close(n.message);
+          return;
+        }
         this.jobs++;
         this.arm(this.opts.jobTimeoutMs, "no job from pool in time");
         this.job = {
@@ -286,8 +292,10 @@ export class Upstream {
       }
       case "subscribe": {
         const s = parseSubscribeResult(result);
-        if (s instanceof StratumError)
-          return this.close(`subscribe refused: ${JSON.stringify(error ?? result)}`);
+        if (s instanceof StratumError) {
+          this.close(`subscribe refused: ${JSON.stringify(error ?? result)}`);
+          return;
+        }
         this.extranonce1 = s.extranonce1;
         this.extranonce2Size = s.extranonce2Size;
         this.state = "ready";
