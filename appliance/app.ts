@@ -12,7 +12,7 @@ import { CertificateService } from "./ops/certificate-service.ts";
 import { SysinfoSampler } from "./ops/sysinfo/index.ts";
 import { AdminStore } from "./store/admin.ts";
 import { BlacklistStore } from "./store/blacklists.ts";
-import { openDatabase } from "./store/db.ts";
+import { openDatabase, openLogConnection } from "./store/db.ts";
 import { FavouriteStore } from "./store/favourites.ts";
 import { LogStore } from "./store/logs.ts";
 import { PortStore } from "./store/ports.ts";
@@ -47,7 +47,7 @@ export function openFoundation(config: Config): Foundation {
     ports: new PortStore(db),
     settings,
     blacklists: new BlacklistStore(db),
-    logs: new LogStore(db),
+    logs: new LogStore(openLogConnection(config.dataDir)),
     remotes: new RemoteClientStore(db),
     ratios: new RatioStore(db),
     favourites: new FavouriteStore(db),

@@ -77,6 +77,7 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
       await server.stop();
       await engine.shutdown();
       f.logs.add("running", "pithead stopped");
+      f.logs.close();
       f.db.close();
     },
   };

@@ -49,6 +49,7 @@ async function resetPassword(config: Config): Promise<number> {
   const f = openFoundation(config);
   const password = await f.account.resetPassword();
   f.logs.add("operation", "admin password reset from the command line; all sessions signed out");
+  f.logs.close();
   f.db.close();
   console.log(`New admin password for "${f.account.username()}": ${password}`);
   console.log(`(also kept in ${join(config.dataDir, INITIAL_PASSWORD_FILE)} until it is changed)`);

@@ -38,3 +38,14 @@ export function migrate(db: Database): void {
     })();
   }
 }
+
+/**
+ * A second connection for logs: same file and WAL, but NORMAL sync, so a request log line does not
+ * cost an fsync. WAL keeps the file consistent; a power cut may lose the last log lines only.
+ */
+export function openLogConnection(dataDir: string): Database {
+  const db = new Database(join(dataDir, DB_FILE), { strict: true });
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA busy_timeout = 5000");
+  return db;
+}

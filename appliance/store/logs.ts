@@ -25,6 +25,10 @@ export class LogStore {
     if (++this.writes % 500 === 0) this.trim();
   }
 
+  close(): void {
+    this.db.close();
+  }
+
   list(kind: LogKind, limit = 200): LogEntry[] {
     return this.db
       .query<LogEntry, [string, number]>("SELECT * FROM logs WHERE kind = ? ORDER BY id DESC LIMIT ?")

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Client, portBody, startTestAppliance, tempDir } from "../support/appliance.ts";
-import { spawnAppliance } from "../support/process.ts";
+import { BUN, spawnAppliance } from "../support/process.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -85,6 +85,43 @@ describe("persistence", () => {
       const lost = acked.filter((a) => !have.has(`${a.id}:${a.port}`));
       expect(lost).toEqual([]);
       expect(acked.length).toBeGreaterThanOrEqual(60);
+    } finally {
+      await again.close(true);
+    }
+  });
+});
+
+describe("pithead reset-password", () => {
+  test("sets a new random password, writes it to initial-password, and signs every session out", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const first = await startTestAppliance(dir);
+    await first.client.post("/api/_/changepassword", {
+      username: "admin",
+      rawpassword: first.password,
+      password: "operator-chosen",
+      repassword: "operator-chosen",
+    });
+    await first.close(true);
+
+    const proc = Bun.spawnSync([
+      BUN,
+      join(import.meta.dir, "../../appliance/main.ts"),
+      "reset-password",
+      "--data-dir",
+      dir,
+    ]);
+    expect(proc.exitCode).toBe(0);
+    const printed = proc.stdout.toString().match(/password for "admin": (\S+)/)?.[1];
+    const stored = readFileSync(join(dir, "initial-password"), "utf8").trim();
+    expect(printed).toBe(stored);
+
+    const again = await startTestAppliance(dir, false);
+    try {
+      expect((await again.client.login("admin", "operator-chosen")).status).toBe(400);
+      const res = await again.client.login("admin", stored);
+      expect(res.status).toBe(200);
+      expect(res.body.default_password).toBe(true);
     } finally {
       await again.close(true);
     }
