@@ -49,9 +49,10 @@ async function resetPassword(config: Config): Promise<number> {
   const f = openFoundation(config);
   const password = await f.account.resetPassword();
   f.logs.add("operation", "admin password reset from the command line; all sessions signed out");
+  const username = f.account.username();
   f.logs.close();
   f.db.close();
-  console.log(`New admin password for "${f.account.username()}": ${password}`);
+  console.log(`New admin password for "${username}": ${password}`);
   console.log(`(also kept in ${join(config.dataDir, INITIAL_PASSWORD_FILE)} until it is changed)`);
   return 0;
 }
