@@ -1,0 +1,59 @@
+import { lazy, Suspense } from "preact/compat";
+import { useState } from "preact/hooks";
+import { t } from "../lib/i18n.ts";
+import { emptyWallet, MAX_WALLETS, type WalletRow } from "../lib/port-form.ts";
+import { toast } from "../lib/toast.ts";
+import { BTN_GHOST } from "../lib/ui.ts";
+import type { TabProps } from "./types.ts";
+import { WalletRowEditor } from "./WalletRowEditor.tsx";
+
+const SelectWallet = lazy(() =>
+  import("../dialogs/SelectPresetWallet.tsx").then((m) => ({ default: m.SelectPresetWallet })),
+);
+
+/** Fee wallets: up to ten rows; the last row cannot be removed. */
+export function FeeTab({ form, set, errors }: TabProps) {
+  const [picking, setPicking] = useState<number | null>(null);
+  const rows = form.wallets;
+  const update = (i: number, patch: Partial<WalletRow>) =>
+    set({ wallets: rows.map((r, j) => (j === i ? { ...r, ...patch } : r)) });
+  const add = () => {
+    if (rows.length >= MAX_WALLETS) toast("warn", t("lang.wallet.err_max"));
+    else set({ wallets: [...rows, emptyWallet()] });
+  };
+  const remove = (i: number) => {
+    if (rows.length <= 1) toast("warn", t("lang.wallet.err_min"));
+    else set({ wallets: rows.filter((_, j) => j !== i) });
+  };
+  return (
+    <div class="space-y-3">
+      {form.mode === 1 && <p class="text-xs text-warn">{t("mode.compatible_warning")}</p>}
+      {rows.map((r, i) => (
+        <WalletRowEditor
+          key={i}
+          index={i}
+          row={r}
+          errors={errors}
+          poolLocked={form.mode === 1}
+          onChange={(patch) => update(i, patch)}
+          onRemove={() => remove(i)}
+          onPick={() => (form.currency ? setPicking(i) : toast("warn", t("preset.choose_coin_first")))}
+        />
+      ))}
+      <button type="button" class={BTN_GHOST} onClick={add} data-testid="add-wallet">
+        + {t("editor.add_wallet")}
+      </button>
+      <Suspense fallback={null}>
+        {picking !== null && (
+          <SelectWallet
+            onClose={() => setPicking(null)}
+            onSelect={(addr) => {
+              update(picking, { addr });
+              setPicking(null);
+            }}
+          />
+        )}
+      </Suspense>
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+import { Field } from "../components/Field.tsx";
+import { t } from "../lib/i18n.ts";
+import { CONNECT_MODES, type WalletRow } from "../lib/port-form.ts";
+import { INPUT } from "../lib/ui.ts";
+import type { FieldError } from "../lib/validate/types.ts";
+import { errorFor } from "./types.ts";
+
+interface Props {
+  index: number;
+  row: WalletRow;
+  errors: FieldError[];
+  poolLocked: boolean;
+  onChange: (patch: Partial<WalletRow>) => void;
+  onRemove: () => void;
+  onPick: () => void;
+}
+
+/** One fee wallet row: address, device name, fee pool and protocol, percent 0–100 step 0.01. */
+export function WalletRowEditor({ index, row, errors, poolLocked, onChange, onRemove, onPick }: Props) {
+  const n = index + 1;
+  const err = (f: string) => {
+    const k = errorFor(errors, f, n);
+    return k ? t(k, { n }) : null;
+  };
+  return (
+    <fieldset class="rounded border border-line p-3" data-wallet-row={n}>
+      <legend class="px-1 text-xs text-mute">{t("editor.wallet_n", { n })}</legend>
+      <div class="grid gap-2 sm:grid-cols-2">
+        <Field label={t("wallet.addr")} error={err("addr")}>
+          <div class="flex gap-1">
+            <input
+              class={INPUT}
+              name={`addr-${n}`}
+              value={row.addr}
+              onInput={(e) => onChange({ addr: e.currentTarget.value })}
+            />
+            <button
+              type="button"
+              class="shrink-0 rounded border border-line px-2 text-xs hover:bg-panel2"
+              onClick={onPick}
+            >
+              {t("preset.pick")}
+            </button>
+          </div>
+        </Field>
+        <Field label={t("wallet.device")} error={err("device")}>
+          <input
+            class={INPUT}
+            name={`device-${n}`}
+            value={row.device}
+            onInput={(e) => onChange({ device: e.currentTarget.value })}
+          />
+        </Field>
+        <Field
+          label={t("wallet.pool")}
+          error={err("pool_address")}
+          hint={poolLocked ? t("mode.compatible_pool_locked") : undefined}
+        >
+          <div class="flex gap-1">
+            <select
+              class={`${INPUT} w-24 shrink-0`}
+              aria-label={t("port.pool_protocol")}
+              disabled={poolLocked}
+              value={row.pool_protocol}
+              onChange={(e) => onChange({ pool_protocol: Number(e.currentTarget.value) })}
+            >
+              {CONNECT_MODES.map((m) => (
+                <option key={m.code} value={m.code}>
+                  {m.label}
+                </option>
+              ))}
+            </select>
+            <input
+              class={INPUT}
+              name={`pool-${n}`}
+              disabled={poolLocked}
+              value={row.pool_address}
+              onInput={(e) => onChange({ pool_address: e.currentTarget.value })}
+            />
+          </div>
+        </Field>
+        <Field label={t("wallet.percent")} error={err("percent")}>
+          <div class="flex items-center gap-2">
+            <input
+              class={INPUT}
+              name={`percent-${n}`}
+              type="number"
+              min={0}
+              max={100}
+              step={0.01}
+              value={row.percent}
+              onInput={(e) => onChange({ percent: e.currentTarget.value })}
+            />
+            <span class="text-mute">%</span>
+            <button
+              type="button"
+              class="shrink-0 rounded border border-line px-2 py-1 text-xs text-bad hover:bg-panel2"
+              onClick={onRemove}
+              aria-label={t("editor.remove_wallet", { n })}
+            >
+              ✕
+            </button>
+          </div>
+        </Field>
+      </div>
+    </fieldset>
+  );
+}

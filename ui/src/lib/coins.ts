@@ -1,0 +1,69 @@
+/** Coin display rules of spec §2: is_pub filter, fixed order, special labels. */
+
+export interface CurrencyInfo {
+  is_pub: number;
+  category: string;
+  label?: string;
+  /** message keys of advisory notes */
+  notes?: string[];
+}
+export type CurrencyConfig = Record<string, CurrencyInfo>;
+
+export const COIN_ORDER = [
+  "NGINX",
+  "BTC",
+  "FB",
+  "ALEO",
+  "LTC",
+  "DOGE",
+  "BCH",
+  "BSV",
+  "KAS",
+  "KAS(ks3)",
+  "KASPA",
+  "ETC",
+  "ETHW",
+];
+
+/** Coins with is_pub 1 (or every coin in debug), the fixed head first, then in the server's order. */
+export function visibleCoins(config: CurrencyConfig, debug = false): string[] {
+  const names = Object.keys(config).filter((c) => debug || config[c]?.is_pub === 1);
+  const rank = (c: string) => {
+    const i = COIN_ORDER.indexOf(c);
+    return i < 0 ? COIN_ORDER.length : i;
+  };
+  // Array.prototype.sort is stable: coins after the fixed head keep the server's catalogue order.
+  return names.sort((a, b) => rank(a) - rank(b));
+}
+
+/** Display label; NGINX is translated by the caller (nginxLabel). */
+export function coinLabel(coin: string, nginxLabel = "NGINX"): string {
+  if (coin === "NGINX") return nginxLabel;
+  if (coin === "KAS(ks3)") return "KAS(ks3, ks3l, ks3m)";
+  if (coin === "KASPA") return "KAS(GPU)";
+  return coin;
+}
+
+/** Advisory note keys of a coin (spec §2): from the server's config, falling back to the known ones. */
+export function coinNotes(coin: string, info: CurrencyInfo | undefined): string[] {
+  if (info?.notes) return info.notes;
+  const known: Record<string, string> = {
+    BTC: "lang.coin.note.btc_old_models",
+    LTC: "lang.coin.note.ltc",
+    ALPH: "lang.coin.note.alph",
+    RXD: "lang.coin.note.rxd",
+    DNX: "lang.coin.note.dnx",
+  };
+  return known[coin] ? [known[coin]] : [];
+}
+
+/** Stable hue for the drawn coin badge. */
+export function coinHue(coin: string): number {
+  let h = 0;
+  for (const ch of coin) h = (h * 31 + ch.charCodeAt(0)) % 360;
+  return h;
+}
+
+export function coinInitials(coin: string): string {
+  return coin.replace(/[^A-Za-z0-9]/g, "").slice(0, 3) || "?";
+}

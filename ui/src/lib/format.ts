@@ -1,0 +1,68 @@
+/** Pure display helpers (spec §9): hashrate in steps of 1000 with two decimals, durations, bytes. */
+
+const HASH_UNITS = ["H", "KH", "MH", "GH", "TH", "PH", "EH", "ZH"];
+
+export function formatHashrate(hps: number): string {
+  if (!Number.isFinite(hps) || hps <= 0) return "0.00 H/s";
+  let v = hps;
+  let i = 0;
+  while (v >= 1000 && i < HASH_UNITS.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return `${v.toFixed(2)} ${HASH_UNITS[i]}/s`;
+}
+
+const BYTE_UNITS = ["B", "KB", "MB", "GB", "TB", "PB"];
+
+export function formatBytes(n: number): string {
+  if (!Number.isFinite(n) || n <= 0) return "0 B";
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < BYTE_UNITS.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${i === 0 ? v : v.toFixed(2)} ${BYTE_UNITS[i]}`;
+}
+
+export interface DurationLabels {
+  d: string;
+  h: string;
+  m: string;
+  s: string;
+}
+
+/** Days, hours, minutes and seconds, largest first, zero parts after the first omitted. */
+export function formatDuration(
+  totalSeconds: number,
+  l: DurationLabels = { d: "d", h: "h", m: "m", s: "s" },
+): string {
+  const s = Math.max(0, Math.floor(totalSeconds));
+  const parts: [number, string][] = [
+    [Math.floor(s / 86400), l.d],
+    [Math.floor((s % 86400) / 3600), l.h],
+    [Math.floor((s % 3600) / 60), l.m],
+    [s % 60, l.s],
+  ];
+  const first = parts.findIndex(([v]) => v > 0);
+  if (first < 0) return `0${l.s}`;
+  return parts
+    .slice(first)
+    .filter(([v], i) => i === 0 || v > 0)
+    .map(([v, u]) => `${v}${u}`)
+    .join(" ");
+}
+
+/** A 0..1 ratio as a percent with up to two decimals. */
+export function formatPercent(ratio: number): string {
+  return `${Number((ratio * 100).toFixed(2))}%`;
+}
+
+export function formatTime(value: string | number | null | undefined): string {
+  if (value === null || value === undefined || value === "" || value === 0) return "-";
+  const d = new Date(typeof value === "number" && value < 1e12 ? value * 1000 : value);
+  if (Number.isNaN(d.getTime())) return String(value);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}

@@ -1,0 +1,37 @@
+import { useState } from "preact/hooks";
+import { ClientForm } from "../control/ClientForm.tsx";
+import { ClientTable } from "../control/ClientTable.tsx";
+import { TokenCard } from "../control/TokenCard.tsx";
+import { get } from "../lib/api.ts";
+import { t } from "../lib/i18n.ts";
+import type { RemoteClient } from "../lib/remote-types.ts";
+import { BTN_PRIMARY } from "../lib/ui.ts";
+import { useFetch } from "../lib/useFetch.ts";
+
+/** Group control: this instance's API token, and the remote instances with their live state. */
+export function Control() {
+  const [list, reload] = useFetch(() => get<RemoteClient[]>("/api/remote/list"), []);
+  const [edit, setEdit] = useState<RemoteClient | "new" | null>(null);
+  return (
+    <div class="space-y-3" data-testid="control">
+      <TokenCard />
+      <div class="flex items-center gap-2">
+        <h1 class="mr-auto text-lg font-semibold">{t("remote.title")}</h1>
+        <button type="button" class={BTN_PRIMARY} onClick={() => setEdit("new")}>
+          + {t("remote.add")}
+        </button>
+      </div>
+      <ClientTable list={list ?? []} onEdit={setEdit} onReload={reload} />
+      {edit && (
+        <ClientForm
+          client={edit === "new" ? null : edit}
+          onClose={() => setEdit(null)}
+          onSaved={() => {
+            setEdit(null);
+            reload();
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import { lazy, Suspense } from "preact/compat";
+import { useState } from "preact/hooks";
+import { t } from "../lib/i18n.ts";
+import { BTN_GHOST, BTN_PRIMARY } from "../lib/ui.ts";
+
+const ImportDialog = lazy(() =>
+  import("../dialogs/ImportDialog.tsx").then((m) => ({ default: m.ImportDialog })),
+);
+const ExportDialog = lazy(() =>
+  import("../dialogs/ExportDialog.tsx").then((m) => ({ default: m.ExportDialog })),
+);
+
+interface Props {
+  coin: string;
+  onAdd: () => void;
+  onReload: () => void;
+}
+
+/** Add, import, export and refresh. */
+export function PoolToolbar({ onAdd, onReload }: Props) {
+  const [dlg, setDlg] = useState<"" | "import" | "export">("");
+  return (
+    <div class="flex flex-wrap items-center gap-2">
+      <button type="button" class={BTN_PRIMARY} onClick={onAdd} data-testid="add-port">
+        + {t("pool.add")}
+      </button>
+      <button type="button" class={BTN_GHOST} onClick={() => setDlg("import")}>
+        {t("pool.import")}
+      </button>
+      <button type="button" class={BTN_GHOST} onClick={() => setDlg("export")}>
+        {t("pool.export")}
+      </button>
+      <button type="button" class={BTN_GHOST} onClick={onReload}>
+        ⟳ {t("common.refresh")}
+      </button>
+      <Suspense fallback={null}>
+        {dlg === "import" && (
+          <ImportDialog
+            onClose={() => setDlg("")}
+            onDone={() => {
+              setDlg("");
+              onReload();
+            }}
+          />
+        )}
+        {dlg === "export" && <ExportDialog onClose={() => setDlg("")} />}
+      </Suspense>
+    </div>
+  );
+}

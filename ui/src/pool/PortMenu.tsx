@@ -1,0 +1,92 @@
+import { useState } from "preact/hooks";
+import { useNavigate } from "react-router-dom";
+import { ask } from "../lib/confirm.ts";
+import { t } from "../lib/i18n.ts";
+import { deletePort, startPort, stopPort } from "../lib/port-api.ts";
+import type { PortItem } from "../lib/port-types.ts";
+import { toast } from "../lib/toast.ts";
+
+interface Props {
+  item: PortItem;
+  onReload: () => void;
+  onEdit: (id: number) => void;
+  onClone: (id: number) => void;
+  onHot: (id: number) => void;
+}
+
+/** Per-port actions: view miners, edit, hot-update fee config, copy, stop or open, delete. */
+export function PortMenu({ item, onReload, onEdit, onClone, onHot }: Props) {
+  const nav = useNavigate();
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const id = item.server.id;
+  const active = item.state === "active";
+  const act = async (fn: () => Promise<unknown>, okKey: string, failKey: string) => {
+    setBusy(true);
+    toast("warn", t("port.queued"));
+    try {
+      await fn();
+      toast("ok", t(okKey));
+    } catch {
+      toast("err", t(failKey));
+    } finally {
+      setBusy(false);
+      onReload();
+    }
+  };
+  const choose = async (what: string) => {
+    setOpen(false);
+    if (what === "miners") nav(`/system/index/portinside?id=${id}`);
+    else if (what === "edit") onEdit(id);
+    else if (what === "clone") onClone(id);
+    else if (what === "hot") onHot(id);
+    else if (what === "toggle") {
+      if (active) {
+        if (await ask(t("port.confirm_stop", { port: item.server.port }), true))
+          await act(() => stopPort(id, true), "port.stopped", "port.stop_failed");
+      } else await act(() => startPort(id, true), "port.started", "port.start_failed");
+    } else if (what === "delete" && (await ask(t("port.confirm_delete", { port: item.server.port }), true)))
+      await act(() => deletePort(id, true), "port.deleted", "port.delete_failed");
+  };
+  const items: [string, string][] = [
+    ["miners", "port.menu_miners"],
+    ["edit", "port.menu_edit"],
+    ["hot", "port.menu_hot"],
+    ["clone", "port.menu_clone"],
+    ["toggle", active ? "port.menu_stop" : "port.menu_start"],
+    ["delete", "port.menu_delete"],
+  ];
+  return (
+    <div class="relative inline-block">
+      <button
+        type="button"
+        class="rounded border border-line px-2 py-0.5 hover:bg-panel2 disabled:opacity-50"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        disabled={busy || item.state === "queuing"}
+        onClick={() => setOpen(!open)}
+        aria-label={t("port.menu", { port: item.server.port })}
+      >
+        ⋯
+      </button>
+      {open && (
+        <div
+          role="menu"
+          class="absolute right-0 z-20 mt-1 flex w-48 flex-col rounded border border-line bg-panel py-1 shadow-lg"
+        >
+          {items.map(([key, label]) => (
+            <button
+              key={key}
+              type="button"
+              role="menuitem"
+              class={`w-full px-3 py-1.5 text-left text-sm hover:bg-panel2 ${key === "delete" ? "text-bad" : ""}`}
+              onClick={() => choose(key)}
+            >
+              {t(label)}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import { useEffect, useState } from "preact/hooks";
+import { Field } from "../components/Field.tsx";
+import { get, post } from "../lib/api.ts";
+import { t } from "../lib/i18n.ts";
+import { toast } from "../lib/toast.ts";
+import { BTN_PRIMARY, INPUT } from "../lib/ui.ts";
+
+interface Rms {
+  password: string;
+  port_mode: "default" | "custom";
+  port_map: { server: number; local: number }[];
+  client_name: string;
+  announcement: string;
+  other: string;
+}
+
+/** Front proxy (RMS): password, port mapping (default or custom server→local), client name, texts. */
+export function RmsSection() {
+  const [s, setS] = useState<Rms>({
+    password: "",
+    port_mode: "default",
+    port_map: [],
+    client_name: "",
+    announcement: "",
+    other: "",
+  });
+  const [map, setMap] = useState("");
+  useEffect(() => {
+    get<Rms>("/api/rms/config", { quiet: true })
+      .then((r) => {
+        setS(r);
+        setMap(r.port_map.map((m) => `${m.server}:${m.local}`).join("\n"));
+      })
+      .catch(() => undefined);
+  }, []);
+  const save = () => {
+    const port_map = map
+      .split("\n")
+      .map((l) => l.trim().split(":").map(Number))
+      .filter((p) => p.length === 2 && p.every((n) => Number.isInteger(n) && n > 0))
+      .map(([server, local]) => ({ server, local }));
+    post("/api/rms/config", { ...s, port_map }, { quiet: true }).then(
+      () => toast("ok", t("common.saved")),
+      () => toast("err", t("lang.rms.err_update")),
+    );
+  };
+  const text = (k: "client_name" | "announcement" | "other", label: string) => (
+    <Field label={t(label)}>
+      <input class={INPUT} value={s[k]} onInput={(e) => setS({ ...s, [k]: e.currentTarget.value })} />
+    </Field>
+  );
+  return (
+    <div class="grid gap-3 sm:grid-cols-2">
+      <Field label={t("rms.password")}>
+        <input
+          class={INPUT}
+          type="password"
+          value={s.password}
+          onInput={(e) => setS({ ...s, password: e.currentTarget.value })}
+        />
+      </Field>
+      {text("client_name", "rms.client_name")}
+      <Field label={t("rms.port_mode")}>
+        <select
+          class={INPUT}
+          value={s.port_mode}
+          onChange={(e) => setS({ ...s, port_mode: e.currentTarget.value as Rms["port_mode"] })}
+        >
+          <option value="default">{t("rms.default")}</option>
+          <option value="custom">{t("rms.custom")}</option>
+        </select>
+      </Field>
+      {s.port_mode === "custom" && (
+        <Field label={t("rms.port_map")} hint={t("rms.port_map_hint")}>
+          <textarea
+            class={`${INPUT} h-20 font-mono`}
+            value={map}
+            onInput={(e) => setMap(e.currentTarget.value)}
+          />
+        </Field>
+      )}
+      {text("announcement", "rms.announcement")}
+      {text("other", "rms.other")}
+      <div class="sm:col-span-2">
+        <button type="button" class={BTN_PRIMARY} onClick={save}>
+          {t("common.save")}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import { useState } from "preact/hooks";
+import { Check } from "../components/Check.tsx";
+import { Field } from "../components/Field.tsx";
+import { get, post } from "../lib/api.ts";
+import { ask } from "../lib/confirm.ts";
+import { t } from "../lib/i18n.ts";
+import { toast } from "../lib/toast.ts";
+import { BTN_PRIMARY, INPUT } from "../lib/ui.ts";
+import { useFetch } from "../lib/useFetch.ts";
+import { RouteForm } from "./RouteForm.tsx";
+
+interface Tls {
+  enabled: boolean;
+  port: number;
+}
+
+/** Web access port, HTTPS and the secure route; each change restarts the web server. */
+export function WebSection() {
+  const [tls, reload] = useFetch(() => get<Tls>("/api/web/tls"), []);
+  const [port, setPort] = useState("");
+  const savePort = async () => {
+    const n = Number(port);
+    if (!Number.isInteger(n) || n < 1 || n > 65535) {
+      toast("err", t("lang.webport.err_range"));
+      return;
+    }
+    if (!(await ask(t("web.restart_confirm")))) return;
+    await post("/api/web/port/restart", { port: n }).then(
+      () => toast("ok", t("web.restarting")),
+      () => undefined,
+    );
+    reload();
+  };
+  const setHttps = async (on: boolean) => {
+    if (!(await ask(t("web.restart_confirm")))) return;
+    await post(`/api/web/tls/${on ? 1 : 0}`).then(
+      () => toast("ok", t("web.restarting")),
+      () => undefined,
+    );
+    reload();
+  };
+  return (
+    <div class="space-y-4">
+      <div class="flex flex-wrap items-end gap-2">
+        <Field label={t("web.port")} hint={t("web.current", { port: tls?.port ?? "-" })}>
+          <input
+            class={`${INPUT} w-32`}
+            name="web-port"
+            type="number"
+            min={1}
+            max={65535}
+            value={port}
+            onInput={(e) => setPort(e.currentTarget.value)}
+          />
+        </Field>
+        <button type="button" class={BTN_PRIMARY} onClick={savePort}>
+          {t("common.save")}
+        </button>
+      </div>
+      <Check label={t("web.https")} checked={tls?.enabled ?? false} onChange={setHttps} />
+      <RouteForm />
+    </div>
+  );
+}
