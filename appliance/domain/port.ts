@@ -104,6 +104,27 @@ export interface Port {
   updated_at: string;
 }
 
+/** The port's own fields without id, setting, wallets and timestamps: the stored columns and the export's. */
+export const PORT_SCALAR_FIELDS = [
+  "port",
+  "name",
+  "currency",
+  "nc",
+  "limit_connections",
+  "pool_address",
+  "connect_mode",
+  "pool_address2",
+  "connect_mode2",
+  "mode",
+  "proxy_addr",
+  "proxy_device",
+  "pattern_addr",
+  "replace_addr",
+  "protocol",
+  "category",
+  "status",
+] as const satisfies readonly (keyof Port)[];
+
 export const MAX_FEE_WALLETS = 10;
 export const DEFAULT_LIMIT_CONNECTIONS = 65535;
 export const PORT_MIN = 1;

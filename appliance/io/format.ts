@@ -3,31 +3,13 @@
  * report. Decoders only check structure (is this a port object, is the setting JSON, are wallets a
  * list); the HTTP layer's zod schemas apply the business rules of spec §5 to the raw rows.
  */
-import type { Port, PortSetting } from "../domain/port.ts";
+import { PORT_SCALAR_FIELDS, type Port, type PortSetting } from "../domain/port.ts";
 
 export const EXPORT_FORMAT = "pithead-ports";
 export const EXPORT_VERSION = 1;
 
 /** The scalar port fields an export carries, in column order. No ids or timestamps: imports make new ports. */
-export const PORT_FIELDS = [
-  "port",
-  "name",
-  "currency",
-  "nc",
-  "limit_connections",
-  "pool_address",
-  "connect_mode",
-  "pool_address2",
-  "connect_mode2",
-  "mode",
-  "proxy_addr",
-  "proxy_device",
-  "pattern_addr",
-  "replace_addr",
-  "protocol",
-  "category",
-  "status",
-] as const;
+export const PORT_FIELDS = PORT_SCALAR_FIELDS;
 export type PortField = (typeof PORT_FIELDS)[number];
 
 export const WALLET_FIELDS = ["addr", "device", "pool_address", "pool_protocol", "ratio"] as const;

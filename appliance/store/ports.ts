@@ -1,5 +1,11 @@
 import type { Database } from "bun:sqlite";
-import type { Port, PortSetting, PortStatusCode, PortWallet } from "../domain/port.ts";
+import {
+  PORT_SCALAR_FIELDS,
+  type Port,
+  type PortSetting,
+  type PortStatusCode,
+  type PortWallet,
+} from "../domain/port.ts";
 
 /** A port as the API receives it: no ids or timestamps. */
 export type PortInput = Omit<Port, "id" | "wallets" | "created_at" | "updated_at"> & {
@@ -12,25 +18,7 @@ interface PortRow extends Omit<Port, "setting" | "wallets" | "status"> {
   status: number;
 }
 
-const PORT_COLUMNS = [
-  "port",
-  "name",
-  "currency",
-  "nc",
-  "limit_connections",
-  "pool_address",
-  "connect_mode",
-  "pool_address2",
-  "connect_mode2",
-  "mode",
-  "proxy_addr",
-  "proxy_device",
-  "pattern_addr",
-  "replace_addr",
-  "protocol",
-  "category",
-  "status",
-] as const;
+const PORT_COLUMNS = PORT_SCALAR_FIELDS;
 
 export class PortStore {
   constructor(private readonly db: Database) {}

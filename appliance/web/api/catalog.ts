@@ -50,12 +50,10 @@ export const catalogRoutes: Route[] = [
     path: "/api/ip/coming",
     handler: ({ app }) => {
       // Spec: all-port IP access records, the latest 100.
-      type Access = { ip?: string; at?: string | number; last?: string | number };
       const rows = app.ports
         .list()
-        .flatMap((p) => (app.engine.live.portIps(p.id) as Access[]).map((r) => ({ ...r, port: p.port })));
-      const time = (r: Access) => new Date(r.last ?? r.at ?? 0).getTime();
-      rows.sort((a, b) => time(b) - time(a));
+        .flatMap((p) => app.engine.live.portIps(p.id).map((r) => ({ ...r, port: p.port })));
+      rows.sort((a, b) => b.lastSeen - a.lastSeen);
       return Response.json(rows.slice(0, 100));
     },
   },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { LiveStats } from "../../domain/engine.ts";
 import { ok, parseBody } from "../body.ts";
 import { notFound } from "../errors.ts";
 import type { Route } from "../router.ts";
@@ -8,32 +9,23 @@ import { portOr404 } from "./port-guards.ts";
  * Calls that read live proxy state from the engine's in-memory registry (spec §7). They answer
  * with what is connected now: empty lists when no device is.
  */
+/** Per-port lists: path suffix → registry read. */
+const PORT_LISTS: [string, (live: LiveStats, portId: number) => unknown][] = [
+  ["workers", (l, id) => l.workers(id)],
+  ["log", (l, id) => l.portLog(id)],
+  ["ips", (l, id) => l.portIps(id)],
+  ["g/workers", (l, id) => l.groupWorkers(id)],
+  ["g/wallet/list", (l, id) => l.walletList(id)],
+];
+
 export const liveRoutes: Route[] = [
-  {
-    method: "GET",
-    path: "/api/port/:id/workers",
-    handler: ({ app, params }) => Response.json(app.engine.live.workers(portOr404(app, params.id).id)),
-  },
-  {
-    method: "GET",
-    path: "/api/port/:id/log",
-    handler: ({ app, params }) => Response.json(app.engine.live.portLog(portOr404(app, params.id).id)),
-  },
-  {
-    method: "GET",
-    path: "/api/port/:id/ips",
-    handler: ({ app, params }) => Response.json(app.engine.live.portIps(portOr404(app, params.id).id)),
-  },
-  {
-    method: "GET",
-    path: "/api/port/:id/g/workers",
-    handler: ({ app, params }) => Response.json(app.engine.live.groupWorkers(portOr404(app, params.id).id)),
-  },
-  {
-    method: "GET",
-    path: "/api/port/:id/g/wallet/list",
-    handler: ({ app, params }) => Response.json(app.engine.live.walletList(portOr404(app, params.id).id)),
-  },
+  ...PORT_LISTS.map(
+    ([suffix, read]): Route => ({
+      method: "GET",
+      path: `/api/port/:id/${suffix}`,
+      handler: ({ app, params }) => Response.json(read(app.engine.live, portOr404(app, params.id).id)),
+    }),
+  ),
   {
     method: "GET",
     path: "/api/port/:id/g/wallets/:collect",
@@ -41,9 +33,9 @@ export const liveRoutes: Route[] = [
       // collect = 1: only the starred wallets; 0: all wallets, each marked.
       const port = portOr404(app, params.id);
       const starred = new Set(app.favourites.list(port.id));
-      const rows = (app.engine.live.walletList(port.id) as { wallet?: string }[]).map((w) => ({
+      const rows = app.engine.live.walletList(port.id).map((w) => ({
         ...w,
-        collect: starred.has(w.wallet ?? ""),
+        collect: starred.has(w.wallet),
       }));
       return Response.json(params.collect === "1" ? rows.filter((w) => w.collect) : rows);
     },

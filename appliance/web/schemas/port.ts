@@ -74,21 +74,7 @@ const settingSchema = z
     st: text,
     ra: text,
   })
-  .default({
-    cp_name: 0,
-    cp_mode: 0,
-    pu_mode: 0,
-    et_mode: 0,
-    lj: 0,
-    pth: 0,
-    cut: 0,
-    fr: 0,
-    op: 0,
-    sp: 0,
-    sd: "",
-    st: "",
-    ra: "",
-  });
+  .default(() => emptySetting());
 
 export const portSchema = z
   .object({
