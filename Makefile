@@ -27,7 +27,7 @@ lint: install
 	node_modules/.bin/tsc --noEmit -p .
 
 unit: install ui
-	$(BUN) test --timeout 60000 test/unit test/integration
+	$(BUN) test --timeout 120000 test/unit test/integration test/engine test/delivery
 
 e2e: install ui chromium
 	$(BUN) test --timeout 120000 test/e2e
