@@ -10,6 +10,7 @@ import type { Config } from "./config.ts";
 import type { EngineControl } from "./domain/engine.ts";
 import { CertificateService } from "./ops/certificate-service.ts";
 import { SysinfoSampler } from "./ops/sysinfo/index.ts";
+import type { SeriesStore } from "./stats/series-store.ts";
 import { AdminStore } from "./store/admin.ts";
 import { BlacklistStore } from "./store/blacklists.ts";
 import { openDatabase, openLogConnection } from "./store/db.ts";
@@ -61,6 +62,7 @@ export function buildContext(
   config: Config,
   f: Foundation,
   engine: EngineControl,
+  series: SeriesStore,
   restartWeb: (reason: string) => void,
 ): AppContext {
   return {
@@ -73,6 +75,7 @@ export function buildContext(
     throttle: new LoginThrottle(),
     loginKey: new LoginKey(f.settings),
     engine,
+    series,
     sysinfo: new SysinfoSampler({ diskPath: config.dataDir }),
     uuid: instanceUuid(f.settings),
     restartWeb,

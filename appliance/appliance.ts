@@ -4,6 +4,7 @@ import { INITIAL_PASSWORD_FILE } from "./auth/account.ts";
 import type { Config } from "./config.ts";
 import type { EngineTiming } from "./domain/engine.ts";
 import { Engine } from "./engine/engine.ts";
+import { ensureSeriesSchema, SeriesStore } from "./stats/series-store.ts";
 import { pushOverrides } from "./store/ratios.ts";
 import { allRoutes } from "./web/api/index.ts";
 import type { AppContext } from "./web/app-context.ts";
@@ -38,6 +39,9 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
   if (config.testCaptcha !== null) {
     say("WARNING: --test-captcha is set: every captcha answer is fixed. Never use this outside tests.");
   }
+  ensureSeriesSchema(f.db);
+  const series = new SeriesStore(f.db);
+  series.start();
   const engine = new Engine({
     tls: () => f.certificates.current(),
     isIpBanned: (ip) => f.blacklists.has("ip", ip),
@@ -49,9 +53,10 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
       );
     },
     timing: opts.timing,
+    series,
   });
   let web: WebServer | null = null;
-  const ctx = buildContext(config, f, engine, (reason) => web?.restart(reason));
+  const ctx = buildContext(config, f, engine, series, (reason) => web?.restart(reason));
   web = new WebServer(
     ctx,
     createHandler(ctx, new Router(allRoutes), await loadConsoleAssets()),
@@ -76,6 +81,7 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
     async stop() {
       await server.stop();
       await engine.shutdown();
+      series.close();
       f.logs.add("running", "pithead stopped");
       f.logs.close();
       f.db.close();

@@ -6,6 +6,7 @@ import type { TokenService } from "../auth/tokens.ts";
 import type { Config } from "../config.ts";
 import type { EngineControl } from "../domain/engine.ts";
 import type { SysinfoSampler } from "../ops/sysinfo/index.ts";
+import type { SeriesStore } from "../stats/series-store.ts";
 
 /** Everything a request handler may use: the stores and services of the foundation, and the rest, built once at start. */
 export interface AppContext extends Foundation {
@@ -17,6 +18,8 @@ export interface AppContext extends Foundation {
   throttle: LoginThrottle;
   loginKey: LoginKey;
   engine: EngineControl;
+  /** persisted minute and hour statistics */
+  series: SeriesStore;
   sysinfo: SysinfoSampler;
   /** this instance's stable id, made at first start */
   uuid: string;

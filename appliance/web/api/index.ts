@@ -2,6 +2,7 @@ import type { Route } from "../router.ts";
 import { authRoutes } from "./auth.ts";
 import { allBlacklistRoutes } from "./blacklists.ts";
 import { catalogRoutes } from "./catalog.ts";
+import { historyRoutes } from "./history.ts";
 import { liveRoutes } from "./live.ts";
 import { portRoutes } from "./ports.ts";
 import { preferenceRoutes } from "./preferences.ts";
@@ -21,6 +22,7 @@ export const allRoutes: Route[] = [
   ...walletRoutes,
   ...ratioRoutes,
   ...liveRoutes,
+  ...historyRoutes,
   ...catalogRoutes,
   ...securityRoutes,
   ...preferenceRoutes,
