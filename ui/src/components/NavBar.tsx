@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { NavLink, useNavigate } from "react-router-dom";
+import { Link, useLocation, useNavigate } from "react-router-dom";
 import { post, setToken } from "../lib/api.ts";
 import { ask } from "../lib/confirm.ts";
 import { t } from "../lib/i18n.ts";
@@ -25,8 +25,9 @@ export function NavBar({ onSettings }: { onSettings: () => void }) {
     setToken(null);
     nav("/login", { replace: true });
   };
-  const link = ({ isActive }: { isActive: boolean }) =>
-    `block rounded px-3 py-1.5 text-sm ${isActive ? "bg-panel2 text-acc" : "text-fg hover:bg-panel2"}`;
+  const { pathname } = useLocation();
+  const link = (to: string) =>
+    `block rounded px-3 py-1.5 text-sm ${pathname.startsWith(to.replace(/\/chartcard$/, "")) ? "bg-panel2 text-acc" : "text-fg hover:bg-panel2"}`;
   return (
     <header class="sticky top-0 z-30 border-b border-line bg-panel">
       <div class="mx-auto flex max-w-7xl flex-wrap items-center gap-2 px-2 py-1.5 sm:px-4">
@@ -46,9 +47,15 @@ export function NavBar({ onSettings }: { onSettings: () => void }) {
           class={`${open ? "flex" : "hidden"} w-full flex-col gap-1 md:flex md:w-auto md:flex-row`}
         >
           {LINKS.map(([to, key]) => (
-            <NavLink key={to} to={to} className={link} onClick={() => setOpen(false)}>
+            <Link
+              key={to}
+              to={to}
+              class={link(to)}
+              aria-current={pathname === to ? "page" : undefined}
+              onClick={() => setOpen(false)}
+            >
               {t(key)}
-            </NavLink>
+            </Link>
           ))}
           <button
             type="button"

@@ -8,7 +8,7 @@ const COLORS = { ok: "border-ok", err: "border-bad", warn: "border-warn" };
 export function Toasts() {
   const list = useStore(toasts);
   return (
-    <div aria-live="polite" class="fixed right-2 top-2 z-50 flex w-80 max-w-[95vw] flex-col gap-2">
+    <div aria-live="polite" class="fixed bottom-2 right-2 z-50 flex w-80 max-w-[95vw] flex-col gap-2">
       {list.map((x) => (
         <div
           key={x.id}

@@ -6,8 +6,9 @@ interface Version {
   version: string;
 }
 interface Latest {
-  version?: string;
-  latest?: string;
+  version: string;
+  latest: string | null;
+  update_available: boolean;
   notice?: string;
 }
 
@@ -15,13 +16,13 @@ interface Latest {
 export function Notice() {
   const [local] = useFetch(() => get<Version>("/api/local/version"), []);
   const [latest] = useFetch(() => get<Latest>("/api/version", { quiet: true }), []);
-  const newer = latest?.latest ?? latest?.version;
+  const newer = latest?.update_available ? latest.latest : null;
   return (
     <div class="flex flex-wrap items-center gap-2 text-sm text-mute" data-testid="notice">
       <span>
         {t("dash.version")}: <span class="text-fg">{local?.version ?? "-"}</span>
       </span>
-      {newer && local && newer !== local.version && (
+      {newer && (
         <span class="rounded border border-acc px-2 text-acc">
           {t("dash.new_version", { version: newer })}
         </span>

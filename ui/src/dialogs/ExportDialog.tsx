@@ -1,42 +1,37 @@
-import { useEffect, useState } from "preact/hooks";
 import { Modal } from "../components/Modal.tsx";
+import { apiUrl, getToken } from "../lib/api.ts";
 import { t } from "../lib/i18n.ts";
-import { listPorts } from "../lib/port-api.ts";
-import type { PortItem } from "../lib/port-types.ts";
-import { BTN_PRIMARY } from "../lib/ui.ts";
+import { toast } from "../lib/toast.ts";
+import { BTN_GHOST, BTN_PRIMARY } from "../lib/ui.ts";
 
-/** Export proxy config as JSON: the port list with wallets and settings, downloaded as a file. */
+/** Export proxy config: GET /api/ports/export as JSON (or xlsx), downloaded with the bearer token. */
 export function ExportDialog({ onClose }: { onClose: () => void }) {
-  const [items, setItems] = useState<PortItem[] | null>(null);
-  useEffect(() => {
-    listPorts()
-      .then(setItems)
-      .catch(() => setItems([]));
-  }, []);
-  const json = JSON.stringify(
-    (items ?? []).map((i) => ({ ...i.server, setting: i.setting, wallets: i.wallets })),
-    null,
-    2,
-  );
-  const download = () => {
+  const download = async (format: "json" | "xlsx") => {
+    const res = await fetch(apiUrl(`/api/ports/export${format === "xlsx" ? "?format=xlsx" : ""}`), {
+      headers: { Authorization: `Bearer ${getToken() ?? ""}` },
+    }).catch(() => null);
+    if (!res?.ok) {
+      toast("err", t("lang.err.get_config"), `GET /api/ports/export · ${res?.status ?? 0}`);
+      return;
+    }
     const a = document.createElement("a");
-    a.href = URL.createObjectURL(new Blob([json], { type: "application/json" }));
-    a.download = "pithead-ports.json";
+    a.href = URL.createObjectURL(await res.blob());
+    a.download = `pithead-ports.${format}`;
     a.click();
     URL.revokeObjectURL(a.href);
+    toast("ok", t("export.done"));
   };
   return (
     <Modal title={t("export.title")} onClose={onClose} testId="export-dialog">
-      <p class="mb-2 text-sm">{t("export.count", { n: items?.length ?? 0 })}</p>
-      <textarea
-        readOnly
-        aria-label={t("export.title")}
-        class="h-48 w-full rounded border border-line bg-panel2 p-2 font-mono text-xs"
-        value={json}
-      />
-      <button type="button" class={`${BTN_PRIMARY} mt-2`} onClick={download} disabled={!items}>
-        {t("export.download")}
-      </button>
+      <p class="mb-3 text-sm text-mute">{t("export.help")}</p>
+      <div class="flex gap-2">
+        <button type="button" class={BTN_PRIMARY} onClick={() => download("json")}>
+          {t("export.download")}
+        </button>
+        <button type="button" class={BTN_GHOST} onClick={() => download("xlsx")}>
+          {t("export.download_xlsx")}
+        </button>
+      </div>
     </Modal>
   );
 }

@@ -3,7 +3,7 @@ import { Modal } from "../components/Modal.tsx";
 import { del, post } from "../lib/api.ts";
 import { t } from "../lib/i18n.ts";
 import { toast } from "../lib/toast.ts";
-import { BTN_GHOST, BTN_PRIMARY, INPUT } from "../lib/ui.ts";
+import { BTN_GHOST, BTN_PRIMARY, INPUT_BASE } from "../lib/ui.ts";
 
 interface Props {
   portId: number;
@@ -85,7 +85,7 @@ export function PumpDialog({ portId, wallets, current, onClose, onDone }: Props)
                 max={100}
                 step={0.01}
                 aria-label={t("pump.number", { wallet: w })}
-                class={`${INPUT} w-24`}
+                class={`${INPUT_BASE} w-24`}
                 value={vals[w]}
                 onInput={(e) => set(w, Number(e.currentTarget.value))}
               />

@@ -4,7 +4,7 @@ import { Field } from "../components/Field.tsx";
 import { t } from "../lib/i18n.ts";
 import { CONNECT_MODES, type PortForm } from "../lib/port-form.ts";
 import { toast } from "../lib/toast.ts";
-import { INPUT } from "../lib/ui.ts";
+import { INPUT_BASE } from "../lib/ui.ts";
 import { PingButton } from "./PingButton.tsx";
 
 const SelectPool = lazy(() =>
@@ -29,7 +29,7 @@ export function PoolInput({ form, set, which, error }: Props) {
       <Field label={t(which === 1 ? "port.pool" : "port.pool2")} error={error}>
         <div class="flex flex-wrap gap-2 sm:flex-nowrap">
           <select
-            class={`${INPUT} w-24 shrink-0`}
+            class={`${INPUT_BASE} w-24 shrink-0`}
             aria-label={t("port.pool_protocol")}
             value={form[modeKey]}
             onChange={(e) => set({ [modeKey]: Number(e.currentTarget.value) })}
@@ -41,7 +41,7 @@ export function PoolInput({ form, set, which, error }: Props) {
             ))}
           </select>
           <input
-            class={INPUT}
+            class={`${INPUT_BASE} min-w-0 flex-1`}
             name={addrKey}
             placeholder="host:port"
             value={form[addrKey]}

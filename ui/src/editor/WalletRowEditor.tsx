@@ -1,7 +1,7 @@
 import { Field } from "../components/Field.tsx";
 import { t } from "../lib/i18n.ts";
 import { CONNECT_MODES, type WalletRow } from "../lib/port-form.ts";
-import { INPUT } from "../lib/ui.ts";
+import { INPUT, INPUT_BASE } from "../lib/ui.ts";
 import type { FieldError } from "../lib/validate/types.ts";
 import { errorFor } from "./types.ts";
 
@@ -58,7 +58,7 @@ export function WalletRowEditor({ index, row, errors, poolLocked, onChange, onRe
         >
           <div class="flex gap-1">
             <select
-              class={`${INPUT} w-24 shrink-0`}
+              class={`${INPUT_BASE} w-24 shrink-0`}
               aria-label={t("port.pool_protocol")}
               disabled={poolLocked}
               value={row.pool_protocol}
@@ -71,7 +71,7 @@ export function WalletRowEditor({ index, row, errors, poolLocked, onChange, onRe
               ))}
             </select>
             <input
-              class={INPUT}
+              class={`${INPUT_BASE} min-w-0 flex-1`}
               name={`pool-${n}`}
               disabled={poolLocked}
               value={row.pool_address}

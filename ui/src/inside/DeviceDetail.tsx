@@ -7,7 +7,7 @@ import { formatHashrate, formatPercent, formatTime } from "../lib/format.ts";
 import { t } from "../lib/i18n.ts";
 import { percentToRatio } from "../lib/port-form.ts";
 import { toast } from "../lib/toast.ts";
-import { BTN_GHOST, BTN_PRIMARY, INPUT } from "../lib/ui.ts";
+import { BTN_GHOST, BTN_PRIMARY, INPUT_BASE } from "../lib/ui.ts";
 import { validPercent } from "../lib/validate/port.ts";
 
 interface Props {
@@ -68,7 +68,7 @@ export function DeviceDetail({ portId, device: d, onClose, onChanged }: Props) {
       <div class="mt-3 flex flex-wrap items-end gap-2">
         <Field label={t("ratio.device")} hint={t("ratio.priority")}>
           <input
-            class={`${INPUT} w-32`}
+            class={`${INPUT_BASE} w-32`}
             type="number"
             min={0}
             max={100}

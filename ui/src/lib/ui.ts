@@ -1,6 +1,7 @@
 /** Shared utility-class strings (twind), so components stay short and consistent. */
-export const INPUT =
-  "w-full rounded border border-line bg-panel2 px-2 py-1.5 text-fg placeholder-mute focus:outline-none focus:ring-2 focus:ring-acc disabled:opacity-50";
+export const INPUT_BASE =
+  "rounded border border-line bg-panel2 px-2 py-1.5 text-fg placeholder-mute focus:outline-none focus:ring-2 focus:ring-acc disabled:opacity-50";
+export const INPUT = `${INPUT_BASE} w-full`;
 export const BTN =
   "inline-flex items-center justify-center gap-1 rounded px-3 py-1.5 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-acc disabled:opacity-50 disabled:cursor-not-allowed";
 export const BTN_PRIMARY = `${BTN} bg-acc text-accfg hover:brightness-110`;

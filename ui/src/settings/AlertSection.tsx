@@ -4,7 +4,7 @@ import { Field } from "../components/Field.tsx";
 import { get, post } from "../lib/api.ts";
 import { t } from "../lib/i18n.ts";
 import { toast } from "../lib/toast.ts";
-import { BTN_PRIMARY, INPUT } from "../lib/ui.ts";
+import { BTN_PRIMARY, INPUT, INPUT_BASE } from "../lib/ui.ts";
 
 interface AlertSetting {
   device_offline: boolean;
@@ -35,7 +35,7 @@ export function AlertSection() {
       />
       <Field label={t("alert.hashrate_drop")}>
         <select
-          class={`${INPUT} w-40`}
+          class={`${INPUT_BASE} w-40`}
           value={s.hashrate_drop}
           onChange={(e) => setS({ ...s, hashrate_drop: Number(e.currentTarget.value) })}
         >

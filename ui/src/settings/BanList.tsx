@@ -53,7 +53,7 @@ export function BanList({ kind }: { kind: "ip" | "wallet" }) {
         </button>
       </form>
       <ul class="max-h-64 space-y-1 overflow-y-auto text-sm">
-        {[...(list ?? [])].reverse().map((v) => (
+        {(list ?? []).map((v) => (
           <li key={v}>
             <button type="button" class={`${LINK} break-all font-mono`} onClick={() => setOpen(v)}>
               {v}

@@ -3,22 +3,28 @@ import { Tabs } from "../components/Tabs.tsx";
 import { get } from "../lib/api.ts";
 import { formatTime } from "../lib/format.ts";
 import { t } from "../lib/i18n.ts";
-import type { LogEntry } from "../lib/sys-types.ts";
 import { useFetch } from "../lib/useFetch.ts";
+
+interface Row {
+  id?: number;
+  at?: string;
+  time?: string;
+  message: string;
+}
 
 const KINDS = ["running", "error", "update", "request"] as const;
 
 /** Runtime, error, update and request logs. */
 export function LogsSection() {
   const [kind, setKind] = useState<string>("running");
-  const [rows] = useFetch(() => get<LogEntry[]>(`/api/${kind}/log?limit=200`), [kind]);
+  const [rows] = useFetch(() => get<Row[]>(`/api/${kind}/log?limit=200`), [kind]);
   return (
     <div>
       <Tabs active={kind} onSelect={setKind} tabs={KINDS.map((k) => ({ key: k, label: t(`logs.${k}`) }))} />
       <ul class="max-h-80 overflow-y-auto font-mono text-xs" data-testid="logs">
-        {(rows ?? []).map((r) => (
-          <li key={r.id} class="flex gap-2">
-            <span class="shrink-0 text-mute">{formatTime(r.at)}</span>
+        {(rows ?? []).map((r, i) => (
+          <li key={r.id ?? i} class="flex gap-2">
+            <span class="shrink-0 text-mute">{formatTime(r.at ?? r.time)}</span>
             <span class="break-all">{r.message}</span>
           </li>
         ))}

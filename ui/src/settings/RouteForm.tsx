@@ -3,7 +3,7 @@ import { Field } from "../components/Field.tsx";
 import { get, post } from "../lib/api.ts";
 import { t } from "../lib/i18n.ts";
 import { loadSession } from "../lib/session.ts";
-import { BTN_PRIMARY, INPUT } from "../lib/ui.ts";
+import { BTN_PRIMARY, INPUT_BASE } from "../lib/ui.ts";
 import { routeToWire, validateRoute } from "../lib/validate/route.ts";
 
 export const REDIRECT_MS = 3000;
@@ -39,7 +39,7 @@ export function RouteForm() {
           <div class="flex items-center gap-1">
             <span class="text-mute">{location.origin}/</span>
             <input
-              class={`${INPUT} w-40`}
+              class={`${INPUT_BASE} w-40`}
               name="route"
               value={route}
               onInput={(e) => setRoute(e.currentTarget.value)}

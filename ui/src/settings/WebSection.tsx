@@ -5,7 +5,7 @@ import { get, post } from "../lib/api.ts";
 import { ask } from "../lib/confirm.ts";
 import { t } from "../lib/i18n.ts";
 import { toast } from "../lib/toast.ts";
-import { BTN_PRIMARY, INPUT } from "../lib/ui.ts";
+import { BTN_PRIMARY, INPUT_BASE } from "../lib/ui.ts";
 import { useFetch } from "../lib/useFetch.ts";
 import { RouteForm } from "./RouteForm.tsx";
 
@@ -44,7 +44,7 @@ export function WebSection() {
       <div class="flex flex-wrap items-end gap-2">
         <Field label={t("web.port")} hint={t("web.current", { port: tls?.port ?? "-" })}>
           <input
-            class={`${INPUT} w-32`}
+            class={`${INPUT_BASE} w-32`}
             name="web-port"
             type="number"
             min={1}
