@@ -29,6 +29,8 @@ export function createHandler(app: AppContext, router: Router, assets: StaticAss
     if (!path.startsWith("/api/")) return assets.serve(path, req);
     const started = performance.now();
     const res = await dispatch(app, router, req, url, path, address);
+    // Answers carry configuration and live state: never cached by a browser or a proxy in between.
+    if (!res.headers.has("cache-control")) res.headers.set("cache-control", "no-store");
     if (req.method !== "GET" && res.status < 400 && !path.startsWith("/api/_/")) {
       app.logs.add("operation", `${req.method} ${path}`, address);
     }

@@ -73,6 +73,8 @@ export class StaticAssets {
       etag: asset.etag,
       "cache-control": asset.immutable ? "public, max-age=31536000, immutable" : "no-cache",
       "x-content-type-options": "nosniff",
+      "x-frame-options": "DENY",
+      "referrer-policy": "no-referrer",
       vary: "accept-encoding",
     };
     if (req.headers.get("if-none-match") === asset.etag) return new Response(null, { status: 304, headers });
