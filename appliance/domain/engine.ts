@@ -48,6 +48,8 @@ export interface EngineTiming {
   reconnectBackoffMs: number;
   /** hashrate protection: no fee diversion this long after a device's or upstream's (re)connect */
   protectMs: number;
+  /** lines a miner may send per second before it counts as a flood and is disconnected */
+  floodLinesPerSecond: number;
 }
 
 /** One closed minute of one device, handed to the series store (persisted off the hot path). */

@@ -17,6 +17,7 @@ export const DEFAULT_TIMING: EngineTiming = {
   feeIdleMs: 120_000,
   reconnectBackoffMs: 1_000,
   protectMs: 600_000,
+  floodLinesPerSecond: 500,
 };
 
 const MINUTE = 60_000;

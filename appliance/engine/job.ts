@@ -14,6 +14,8 @@ export const JOBS_PER_LANE = 16;
 export interface JobOrigin {
   readonly id: number;
   readonly target: string;
+  /** the worker shares go up as on a shared lane; null: the miner's own upstream user */
+  readonly user: string | null;
 }
 
 export class Job {
@@ -85,6 +87,8 @@ export class JobTable {
     framing: Framing,
     pad: string,
     ntimeRoll: number,
+    /** a job that must survive eviction (the lane's current one, while re-issues pile up) */
+    keep: Job | null,
   ): Job {
     const id = (++this.seq).toString(16);
     const job = new Job(id, origin, upstream, source, framing, pad, ntimeRoll);
@@ -95,7 +99,10 @@ export class JobTable {
       this.perLane.set(origin.id, ids);
     }
     ids.push(id);
-    if (ids.length > JOBS_PER_LANE) this.jobs.delete(ids.shift() as string);
+    if (ids.length > JOBS_PER_LANE) {
+      const at = keep !== null && ids[0] === keep.jobId ? 1 : 0;
+      this.jobs.delete(ids.splice(at, 1)[0] as string);
+    }
     return job;
   }
 

@@ -62,6 +62,8 @@ export class Lane implements UpstreamHandler {
     readonly target: string,
     readonly shared: boolean,
     public framing: Framing | "auto",
+    /** on shared lanes, the one worker every share is submitted as */
+    readonly user: string | null = null,
   ) {
     this.backoff = host.backoffMs;
   }
@@ -93,11 +95,14 @@ export class Lane implements UpstreamHandler {
     return this.upstream?.authorized.has(user) ?? false;
   }
 
-  /** A job this miner has not mined yet: the current one, or a re-issue with fresh coinbase/ntime. */
-  freshJob(sent: readonly string[]): Job | null {
+  /**
+   * Work this miner has not mined yet: the current job, or — when the miner was already given this
+   * pool job — a re-issue with a fresh coinbase (pad generation) or a later ntime.
+   */
+  freshJob(lastGiven: UpstreamJob | undefined): Job | null {
     const cur = this.current;
     if (cur === null) return null;
-    if (!sent.includes(cur.jobId)) return cur;
+    if (lastGiven !== cur.source) return cur;
     if (cur.upstream !== this.upstream || !cur.upstream.isReady) return null;
     const n = ++this.reissues;
     if (cur.framing === "reframe" && cur.source.extranonce2Size > REFRAME_MIN_EXTRANONCE2 && n < 256) {
@@ -108,10 +113,11 @@ export class Lane implements UpstreamHandler {
         cur.framing,
         padFor(cur.source.extranonce2Size, n),
         0,
+        cur,
       );
     }
     if (n <= MAX_NTIME_ROLL)
-      return this.host.jobs.issue(this, cur.upstream, cur.source, cur.framing, cur.pad, n);
+      return this.host.jobs.issue(this, cur.upstream, cur.source, cur.framing, cur.pad, n, cur);
     return null;
   }
 
@@ -192,7 +198,7 @@ export class Lane implements UpstreamHandler {
     this.reissues = 0;
     const first = this.current === null;
     const framing = this.framing === "auto" ? "passthrough" : this.framing;
-    const issued = this.host.jobs.issue(this, u, job, framing, padFor(job.extranonce2Size, 0), 0);
+    const issued = this.host.jobs.issue(this, u, job, framing, padFor(job.extranonce2Size, 0), 0, null);
     this.current = issued;
     for (const m of this.miners) m.onLaneJob(this, issued);
     if (first) for (const m of [...this.waiting]) m.onLaneReady(this);

@@ -24,21 +24,17 @@ import {
 import { BIP320_MASK, Method } from "./stratum/bitcoin/methods.ts";
 import { errorLine, parseMessage, requestLine, resultLine, type StratumId } from "./stratum/message.ts";
 import type { LineSink } from "./transport/line-writer.ts";
-import type { ShareTicket, Upstream } from "./upstream.ts";
+import type { ShareTicket, Upstream, UpstreamJob } from "./upstream.ts";
 
 export type MinerState = "connected" | "subscribed" | "authorized" | "closed";
 
 /** How fee is taken from this miner: by moving it between sources, or per share on its own session. */
 export type FeeMode = "switch" | "share";
 
-/** Lines a miner may send per second before it counts as a flood. */
-export const MAX_LINES_PER_SECOND = 500;
 /** Malformed lines or unknown methods tolerated before the connection is closed. */
 export const MAX_STRIKES = 20;
 /** Lines queued while an earlier one waits for the pool (subscribe, authorize). */
 const MAX_QUEUED_LINES = 64;
-/** Jobs remembered per miner to avoid handing it the same work twice. */
-const SENT_JOBS = 8;
 
 export interface MinerHost {
   readonly portId: number;
@@ -100,7 +96,8 @@ export class MinerSession implements LaneMiner {
   private requestedMask = 0;
   private toldMask = 0;
   private lastDifficulty = 0;
-  private readonly sent: string[] = [];
+  /** per lane, the pool job this miner was last given, so it is never handed the same work twice */
+  private readonly given = new Map<number, UpstreamJob>();
   private strikes = 0;
   private windowStart = 0;
   private windowLines = 0;
@@ -130,7 +127,7 @@ export class MinerSession implements LaneMiner {
       this.windowStart = now;
       this.windowLines = 0;
     }
-    if (++this.windowLines > MAX_LINES_PER_SECOND) {
+    if (++this.windowLines > this.host.timing.floodLinesPerSecond) {
       this.close("flood: too many lines per second");
       return;
     }
@@ -382,9 +379,8 @@ export class MinerSession implements LaneMiner {
     }
     const work = job.difficulty * this.host.factor;
     let target = job.origin.target;
-    let user = worker.upstreamUser;
-    if (target !== MAIN) user = this.host.fee.target(target)?.user ?? user;
-    else if (this.feeMode === "share" && this.host.fee.targets.length > 0 && !this.isProtected()) {
+    let user = job.origin.user ?? worker.upstreamUser;
+    if (this.feeMode === "share" && this.host.fee.targets.length > 0 && !this.isProtected()) {
       const pick = this.host.fee.pickForShare(
         device.split,
         this.host.fee.ratiosFor(device.id, device.wallet),
@@ -478,14 +474,18 @@ export class MinerSession implements LaneMiner {
 
   private moveTo(lane: Lane, target: string): void {
     if (this.lane !== lane) {
-      this.lane?.miners.delete(this);
+      if (this.lane !== null) {
+        this.lane.miners.delete(this);
+        // the idle clock of a fee session starts when its last miner leaves
+        this.lane.lastActive = Date.now();
+      }
       lane.waiting.delete(this);
       lane.miners.add(this);
       this.lane = lane;
     }
     this.target = target;
     if (this.device) this.device.mining = target;
-    const job = lane.freshJob(this.sent);
+    const job = lane.freshJob(this.given.get(lane.id));
     if (job !== null) this.sendJob(job, true);
   }
 
@@ -522,8 +522,7 @@ export class MinerSession implements LaneMiner {
       }
     }
     this.out.write(job.notifyLine(clean));
-    this.sent.push(job.jobId);
-    if (this.sent.length > SENT_JOBS) this.sent.shift();
+    this.given.set(job.origin.id, job.source);
     const d = this.device;
     if (d !== null) {
       d.lastJobAt = Date.now();

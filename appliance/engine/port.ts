@@ -216,13 +216,9 @@ export class ProxyPort implements MinerHost, LaneHost {
   updateWallets(next: Port): void {
     this.config = { ...this.config, wallets: next.wallets };
     this.fee.setWallets(next.wallets);
+    // Miners on removed wallets move back to the main pool; the removed wallets' sessions stay
+    // until idle so that shares already in flight are still answered.
     for (const m of this.miners) m.refreshFee();
-    for (const [key, source] of this.feeSources) {
-      if (this.fee.target(key) === undefined) {
-        source.close();
-        this.feeSources.delete(key);
-      }
-    }
     this.log("info", `fee wallets updated (${this.fee.targets.length})`);
   }
 

@@ -24,7 +24,7 @@ export class SharedSource {
         return lane;
       }
     }
-    const lane = new Lane(this.host, this.target, true, "reframe");
+    const lane = new Lane(this.host, this.target, true, "reframe", this.user);
     void lane.addUser(this.user, this.password);
     lane.slots.set(miner.slot, miner);
     this.lanes.push(lane);

@@ -100,6 +100,8 @@ export const FAST_TIMING: Partial<EngineTiming> = {
   feeIdleMs: 500,
   reconnectBackoffMs: 50,
   protectMs: 0,
+  // test miners at tiny difficulty submit thousands of shares a second
+  floodLinesPerSecond: 1_000_000,
 };
 
 export function makeEngine(timing: Partial<EngineTiming> = {}): TestEngine {

@@ -282,7 +282,7 @@ export class TestMiner {
     if (this.stopped) return;
     const w = this.work;
     if (w === null) return;
-    const batch = this.opts.batch ?? 64;
+    const batch = this.opts.batch ?? 256;
     const algo = algorithmOf(this.category);
     const header = Buffer.alloc(80);
     for (let i = 0; i < batch && this.work === w; i++) {
@@ -330,6 +330,6 @@ export class TestMiner {
         w.prefix = null;
       }
     }
-    setTimeout(() => this.mine(), 0);
+    setImmediate(() => this.mine());
   }
 }

@@ -35,6 +35,8 @@ export interface TestPoolOptions {
   tls?: { cert: string; key: string };
   /** do not verify hashes (benchmarks that measure the proxy, not the pool) */
   trustShares?: boolean;
+  /** a new (not clean) job this often, as real pools do when transactions change; 0 = never */
+  jobIntervalMs?: number;
 }
 
 export interface WorkerRecord {
@@ -72,6 +74,7 @@ export class TestPool {
   private current: TestJob;
   private nextConnId = 1;
   private listener: TCPSocketListener<PoolConn> | null = null;
+  private jobTimer: ReturnType<typeof setInterval> | null = null;
   readonly category: "sha256" | "scrypt";
   readonly en1Size: number;
   readonly en2Size: number;
@@ -105,6 +108,8 @@ export class TestPool {
 
   /** Listens (again) on the given port; used to bring a stopped pool back for fail-back tests. */
   listen(port: number): void {
+    const every = this.opts.jobIntervalMs ?? 1000;
+    if (every > 0 && this.jobTimer === null) this.jobTimer = setInterval(() => this.newJob(), every);
     const splitters = new WeakMap<Socket<PoolConn>, LineSplitter>();
     this.listener = Bun.listen<PoolConn>({
       hostname: "127.0.0.1",
@@ -148,6 +153,8 @@ export class TestPool {
 
   /** Closes the listener and every connection (a pool outage). */
   stop(): void {
+    if (this.jobTimer) clearInterval(this.jobTimer);
+    this.jobTimer = null;
     this.listener?.stop(true);
     this.listener = null;
     for (const s of this.conns.keys()) s.end();
@@ -354,6 +361,8 @@ export class TestPool {
     if (v && c.acceptedCount % v.everyShares === 0) {
       c.difficulty *= v.factor;
       s.write(requestLine(null, Method.SET_DIFFICULTY, [c.difficulty]));
+      // A fresh job id: shares for the jobs sent before keep the difficulty they were sent with.
+      this.current = this.makeJob();
       this.sendJob(s, c, false);
     }
   }

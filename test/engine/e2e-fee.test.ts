@@ -1,0 +1,135 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { ProxyMode } from "../../appliance/domain/port.ts";
+import { feeWallet, makeEngine, makePort, until } from "../support/stratum/port-fixture.ts";
+import { type MinerReport, TestMiner } from "../support/stratum/test-miner.ts";
+import { TestPool, type TestPoolOptions } from "../support/stratum/test-pool.ts";
+
+const cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+async function pools(main: TestPoolOptions = {}, fee: TestPoolOptions = {}) {
+  const a = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8, ...main });
+  const b = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8, ...fee });
+  const t = makeEngine();
+  cleanup.push(
+    () => a.stop(),
+    () => b.stop(),
+    () => t.engine.shutdown(),
+  );
+  return { a, b, t };
+}
+
+const rejected = (r: MinerReport) => [...r.rejected.values()].reduce((s, n) => s + n, 0);
+
+describe("fee diversion", () => {
+  test("Efficient: a 2 % fee to a second pool converges on accepted work and no share is lost", async () => {
+    const { a, b, t } = await pools({}, { vardiff: { everyShares: 7, factor: 1.5 } });
+    const port = makePort({ pool_address: a.address, wallets: [feeWallet(1, "feeaddr", b.address, 0.02)] });
+    const listen = await t.start(port);
+    const r = await TestMiner.start({
+      port: listen,
+      user: "wal.rig",
+      versionRolling: true,
+      maxShares: 2500,
+      maxMs: 60_000,
+    }).done;
+    expect(r.disconnects).toBe(0);
+    expect(rejected(r)).toBe(0);
+    expect(r.accepted).toBe(2500);
+    // every share the miner saw accepted was verified and credited by one of the two pools
+    expect(a.accepted + b.accepted).toBe(2500);
+    expect(a.rejects.size + b.rejects.size).toBe(0);
+    const feeWork = b.workerWork("feeaddr.fee");
+    const total = a.workerWork("wal.rig") + feeWork;
+    expect(feeWork / total).toBeGreaterThan(0.015);
+    expect(feeWork / total).toBeLessThan(0.025);
+    const view = t.engine.live.portStats(port.id).fee;
+    expect(view.configured).toBeCloseTo(0.02, 6);
+    expect(Math.abs(view.achieved - feeWork / total)).toBeLessThan(1e-9);
+    const device = t.engine.live.workers(port.id)[0];
+    expect(device?.feeRatio).toBeCloseTo(0.02, 6);
+    expect(device?.pumped.h24).toBeGreaterThan(0);
+  });
+
+  test("Pool mode: several miners share one upstream session; fee converges", async () => {
+    const { a, b, t } = await pools();
+    const port = makePort({
+      pool_address: a.address,
+      mode: ProxyMode.POOL,
+      proxy_addr: "farm",
+      proxy_device: "proxy",
+      wallets: [feeWallet(1, "feeaddr", b.address, 0.05)],
+    });
+    const listen = await t.start(port);
+    const miners = [1, 2, 3].map((i) =>
+      TestMiner.start({
+        port: listen,
+        user: `w${i}.rig${i}`,
+        maxShares: 600,
+        maxMs: 60_000,
+        versionRolling: i !== 2,
+      }),
+    );
+    const reports = await Promise.all(miners.map((m) => m.done));
+    for (const r of reports) {
+      expect(r.accepted).toBe(600);
+      expect(r.disconnects).toBe(0);
+    }
+    expect(a.connectionsOpened).toBe(1);
+    expect([...a.workers.keys()]).toEqual(["farm.proxy"]);
+    expect(a.accepted + b.accepted).toBe(1800);
+    const share = b.workerWork("feeaddr.fee") / (a.workerWork("farm.proxy") + b.workerWork("feeaddr.fee"));
+    expect(share).toBeGreaterThan(0.04);
+    expect(share).toBeLessThan(0.06);
+    expect(t.engine.live.workers(port.id).length).toBe(3);
+  });
+
+  test("Compatible: the fee worker is authorized on the miner's own session to the same pool", async () => {
+    const { a, b, t } = await pools();
+    const port = makePort({
+      pool_address: a.address,
+      mode: ProxyMode.COMPATIBLE,
+      wallets: [feeWallet(1, "feeaddr", b.address, 0.1)],
+    });
+    const listen = await t.start(port);
+    const r = await TestMiner.start({ port: listen, user: "wal.rig", maxShares: 800, maxMs: 60_000 }).done;
+    expect(r.accepted).toBe(800);
+    expect(b.accepted).toBe(0);
+    expect(a.connectionsOpened).toBe(1);
+    const share = a.workerWork("feeaddr.fee") / a.totalWork();
+    expect(share).toBeGreaterThan(0.09);
+    expect(share).toBeLessThan(0.11);
+  });
+
+  test("a main pool with a 4-byte extranonce2 is still switchable (ntime re-issue)", async () => {
+    const { a, b, t } = await pools({ extranonce2Size: 4 }, { extranonce2Size: 4 });
+    const port = makePort({ pool_address: a.address, wallets: [feeWallet(1, "feeaddr", b.address, 0.05)] });
+    const listen = await t.start(port);
+    const r = await TestMiner.start({ port: listen, user: "wal.rig", maxShares: 600, maxMs: 60_000 }).done;
+    expect(r.accepted).toBe(600);
+    expect(a.rejects.size + b.rejects.size).toBe(0);
+    expect(b.accepted).toBeGreaterThan(10);
+  });
+
+  test("hot update of fee wallets: no disconnect; the fee session closes when no longer used", async () => {
+    const { a, b, t } = await pools();
+    const port = makePort({ pool_address: a.address });
+    const listen = await t.start(port);
+    const miner = TestMiner.start({ port: listen, user: "wal.rig", maxShares: 3000, maxMs: 60_000 });
+    await until(() => miner.report.accepted >= 200);
+    expect(b.accepted).toBe(0);
+    await t.engine.updateWallets({ ...port, wallets: [feeWallet(7, "hot", b.address, 0.1)] });
+    await until(() => b.accepted >= 20);
+    await t.engine.updateWallets({ ...port, wallets: [] });
+    const after = b.accepted;
+    await until(() => b.connections === 0);
+    await until(() => miner.report.accepted >= after + 300 || miner.answered >= 3000);
+    miner.stop();
+    const r = await miner.done;
+    expect(r.disconnects).toBe(0);
+    expect(rejected(r)).toBe(0);
+    expect(b.workerWork("hot.fee")).toBeGreaterThan(0);
+  });
+});
