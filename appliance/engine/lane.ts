@@ -32,6 +32,8 @@ export interface LaneHost {
 }
 
 const MAX_BACKOFF_MS = 30_000;
+/** how long a replaced session may stay open to answer shares already sent */
+const RETIRE_GRACE_MS = 10_000;
 let nextLaneId = 1;
 
 export class Lane implements UpstreamHandler {
@@ -125,13 +127,19 @@ export class Lane implements UpstreamHandler {
   rehome(reason: string): void {
     if (this.closed) return;
     this.backoff = this.host.backoffMs;
-    const u = this.upstream;
-    if (u !== null) u.close(reason);
-    else {
-      if (this.retry) clearTimeout(this.retry);
-      this.retry = null;
-      this.connect();
+    this.replace(reason);
+  }
+
+  /** A new session now; the old one retires once its pending shares are answered. */
+  private replace(reason: string): void {
+    const old = this.upstream;
+    if (old !== null) {
+      this.upstream = null;
+      old.retire(reason, RETIRE_GRACE_MS);
     }
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
+    this.connect();
   }
 
   close(): void {
@@ -212,8 +220,13 @@ export class Lane implements UpstreamHandler {
     if (u !== this.upstream) return;
     this.redirect = { host: host ?? u.endpoint.host, port: port ?? u.endpoint.port, tls: u.endpoint.tls };
     this.host.log("info", `${u.label} asked to reconnect to ${this.redirect.host}:${this.redirect.port}`);
-    this.backoff = Math.max(waitMs, 1);
-    u.close("client.reconnect from pool");
+    if (waitMs > 0) {
+      // The pool asked us to wait: drop the session now and come back after the wait.
+      this.backoff = waitMs;
+      u.close("client.reconnect from pool");
+      return;
+    }
+    this.replace("client.reconnect from pool");
   }
 
   onClosed(u: Upstream, reason: string, healthy: boolean): void {

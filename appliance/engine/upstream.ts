@@ -81,6 +81,7 @@ export class Upstream {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private jobs = 0;
   private closeReason = "";
+  private retiring: string | null = null;
 
   constructor(
     readonly endpoint: Endpoint,
@@ -167,6 +168,26 @@ export class Upstream {
     this.request({ kind: "share", ticket, sentAt: performance.now() }, Method.SUBMIT, params);
   }
 
+  /**
+   * Stop being the lane's session but stay open until the shares already sent are answered (or
+   * `graceMs` passes), so that a move to another pool loses no answer.
+   */
+  retire(reason: string, graceMs: number): void {
+    if (this.state === "closed") return;
+    this.retiring = reason;
+    if (this.pendingShares() === 0) {
+      this.close(reason);
+      return;
+    }
+    this.arm(graceMs, reason);
+  }
+
+  private pendingShares(): number {
+    let n = 0;
+    for (const p of this.pending.values()) if (p.kind === "share") n++;
+    return n;
+  }
+
   suggestDifficulty(d: number): void {
     if (this.state === "ready") this.request({ kind: "ignore" }, Method.SUGGEST_DIFFICULTY, [d]);
   }
@@ -215,6 +236,7 @@ export class Upstream {
       if (p === undefined) return;
       this.pending.delete(m.id);
       this.onResponse(p, m.result, m.error);
+      if (this.retiring !== null && this.pendingShares() === 0) this.close(this.retiring);
       return;
     }
     switch (m.method) {
@@ -225,6 +247,7 @@ export class Upstream {
           return;
         }
         this.jobs++;
+        if (this.retiring !== null) return;
         this.arm(this.opts.jobTimeoutMs, "no job from pool in time");
         this.job = {
           notify: n,

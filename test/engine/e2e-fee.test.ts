@@ -126,8 +126,7 @@ describe("fee diversion", () => {
     const after = b.accepted;
     await until(() => b.connections === 0);
     await until(() => miner.report.accepted >= after + 300 || miner.answered >= 3000);
-    miner.stop();
-    const r = await miner.done;
+    const r = await miner.finish();
     expect(r.disconnects).toBe(0);
     expect(rejected(r)).toBe(0);
     expect(b.workerWork("hot.fee")).toBeGreaterThan(0);

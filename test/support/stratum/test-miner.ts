@@ -97,6 +97,7 @@ export class TestMiner {
   private readonly pending = new Map<number, number>();
   private nextId = 10;
   private stopped = false;
+  private draining = false;
   private resolveDone: (r: MinerReport) => void = () => {};
   readonly done: Promise<MinerReport>;
   private readonly category: "sha256" | "scrypt";
@@ -120,6 +121,14 @@ export class TestMiner {
     let r = 0;
     for (const n of this.report.rejected.values()) r += n;
     return this.report.accepted + r;
+  }
+
+  /** Stops finding shares, waits until every submitted share is answered, then disconnects. */
+  async finish(): Promise<MinerReport> {
+    this.draining = true;
+    while (this.pending.size > 0 && !this.stopped) await Bun.sleep(5);
+    this.stop();
+    return this.done;
   }
 
   stop(): void {
@@ -279,7 +288,7 @@ export class TestMiner {
   }
 
   private mine(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.draining) return;
     const w = this.work;
     if (w === null) return;
     const batch = this.opts.batch ?? 256;
