@@ -191,6 +191,7 @@ async function profile(dataDir: string, consoleDir: string | null): Promise<Reco
     out.profile_ports_loop_ms = performance.now() - t1;
   } finally {
     await engine.shutdown();
+    f.logs.close();
     f.db.close();
   }
   return out;

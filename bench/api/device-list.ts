@@ -18,6 +18,8 @@ import { BASE_PORT, listVerdict, round, roundAll, summary, timedGet, timeGets, t
 export const DEVICES = 10_000;
 export const RUNS = 50;
 export const BUDGET_MS = 50;
+/** devices per page in the prototype of the recommended fix */
+const PAGE = 100;
 /** accepted shares given to each device, spread over the last 20 minutes */
 const SHARES_PER_DEVICE = 5;
 
@@ -75,6 +77,16 @@ export async function run(opts: RunOptions = {}): Promise<Record<string, number>
     const assemble = await timeRuns(RUNS, 3, () => engine.live.workers(portId));
     const stringify = await timeRuns(RUNS, 3, () => JSON.stringify(views));
     const parse = await timeRuns(RUNS, 3, () => JSON.parse(text));
+    // Prototype of the fix docs/benchmarks-control-plane.md recommends (not an API call): the handler
+    // sorts the views and answers one page of PAGE devices with the total.
+    let pageBytes = 0;
+    const paged = await timeRuns(RUNS, 3, () => {
+      const all = engine.live.workers(portId);
+      all.sort((a, b) => b.hashrate.m15 - a.hashrate.m15);
+      const body = JSON.stringify({ total: all.length, items: all.slice(0, PAGE) });
+      pageBytes = body.length;
+      return JSON.parse(body);
+    });
 
     const w = summary(calls.total);
     const result = roundAll({
@@ -95,6 +107,8 @@ export async function run(opts: RunOptions = {}): Promise<Record<string, number>
       views_median_ms: summary(assemble).median,
       json_stringify_median_ms: summary(stringify).median,
       json_parse_median_ms: summary(parse).median,
+      page_prototype_median_ms: summary(paged).median,
+      page_prototype_bytes: pageBytes,
     });
     log(
       `GET /api/port/{id}/workers, ${DEVICES} devices, ${(bytes / 1024).toFixed(0)} KiB: ` +
@@ -108,6 +122,11 @@ export async function run(opts: RunOptions = {}): Promise<Record<string, number>
       `  in-process pieces (median): port lookup ${result.port_lookup_median_ms} ms, ` +
         `registry scan ${result.registry_scan_median_ms} ms, device views incl. scan ${result.views_median_ms} ms, ` +
         `JSON.stringify ${result.json_stringify_median_ms} ms, JSON.parse ${result.json_parse_median_ms} ms`,
+    );
+    log(
+      `  prototype of the fix (in-process, no HTTP): all views sorted by 15-min hashrate, one page of ${PAGE} ` +
+        `serialized and parsed: median ${result.page_prototype_median_ms} ms, ` +
+        `${(pageBytes / 1024).toFixed(0)} KiB`,
     );
     return result;
   } finally {
