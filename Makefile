@@ -40,5 +40,18 @@ dist: install ui
 bench: install ui
 	$(BUN) bench/run.ts
 
+# Appliance images (root, Debian packages only); see docs/operations.md. arm64 needs qemu-user binfmt.
+image: dist
+	@command -v mmdebstrap >/dev/null && command -v qemu-aarch64-static >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap qemu-user-static binfmt-support e2fsprogs >/dev/null; }
+	image/build.sh x64
+	image/build.sh arm64
+
+# Boots the x64 image under qemu, logs in, powers off; runs the arm64 executable under qemu-user;
+# installs/upgrades/resets/uninstalls in a Debian chroot. Several minutes; not part of `make test`.
+image-test: dist
+	@command -v qemu-system-x86_64 >/dev/null && command -v mmdebstrap >/dev/null && command -v qemu-aarch64-static >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap qemu-system-x86 qemu-user-static e2fsprogs >/dev/null; }
+	[ -f dist/image-x64/rootfs.ext4 ] && [ dist/image-x64/rootfs.ext4 -nt dist/pithead-linux-x64 ] || image/build.sh x64
+	$(BUN) test --timeout 900000 image/
+
 clean:
 	rm -rf dist ui/dist node_modules/.installed

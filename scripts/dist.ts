@@ -20,7 +20,11 @@ import pkg from "../package.json" with { type: "json" };
 
 const root = resolve(import.meta.dir, "..");
 const bun = process.execPath;
-const TARGETS = { x64: "bun-linux-x64", arm64: "bun-linux-arm64" } as const;
+/**
+ * x64 uses Bun's baseline build (Nehalem): appliances run on whatever box the farm has, and the
+ * default x64 build needs AVX2, which older Celeron/Atom boxes (and qemu's default CPU) lack.
+ */
+const TARGETS = { x64: "bun-linux-x64-baseline", arm64: "bun-linux-arm64" } as const;
 type Arch = keyof typeof TARGETS;
 /** Text-like types worth compressing; images and fonts already are. */
 const COMPRESSIBLE = /\.(html|js|mjs|css|svg|json|txt|map|webmanifest)$/;

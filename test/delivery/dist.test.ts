@@ -5,13 +5,13 @@
  * under qemu-user is part of `make image-test`.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { constants, publicEncrypt } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import pkg from "../../package.json" with { type: "json" };
+import { login } from "./login.ts";
 
 const root = join(import.meta.dir, "../..");
 const hasServer = existsSync(join(root, "appliance/main.ts"));
@@ -93,25 +93,10 @@ describe.skipIf(!hasServer)("make dist executables", () => {
 
   test("an admin logs in with the first password", async () => {
     const password = (await readFile(join(dataDir, "initial-password"), "utf8")).trim();
-    const { body: key } = await json<{ pem: string }>("/api/_/pubkey");
-    const { body: captcha } = await json<{ id: string; image: string }>("/api/_/captcha");
-    expect(captcha.image).toStartWith("data:image/");
-    const encrypted = publicEncrypt(
-      { key: key.pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" },
-      Buffer.from(password, "utf8"),
-    ).toString("base64");
-    const login = await json<{ token: string }>("/api/_/login", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        username: "admin",
-        password: encrypted,
-        captcha_id: captcha.id,
-        captcha: "1234",
-        remember: false,
-      }),
-    });
-    expect(login.status).toBe(200);
-    expect(login.body.token.length).toBeGreaterThan(16);
+    const token = await login(base, password, "1234");
+    expect(token.length).toBeGreaterThan(16);
+    const res = await fetch(`${base}/api/version`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { version: string }).version).toBe(pkg.version);
   });
 });

@@ -1,0 +1,31 @@
+/**
+ * The scripted login of the foundation issue's wire format: RSA-OAEP (SHA-256) over the UTF-8
+ * password, base64, with a captcha answer. With `--test-captcha CODE` the answer is CODE.
+ */
+import { constants, publicEncrypt } from "node:crypto";
+
+export async function login(base: string, password: string, captchaAnswer: string): Promise<string> {
+  const { pem } = (await (await fetch(`${base}/api/_/pubkey`)).json()) as { pem: string };
+  const captcha = (await (await fetch(`${base}/api/_/captcha`)).json()) as { id: string; image: string };
+  if (!captcha.image.startsWith("data:image/")) throw new Error("captcha image is not a data URL");
+  const encrypted = publicEncrypt(
+    { key: pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" },
+    Buffer.from(password, "utf8"),
+  ).toString("base64");
+  const res = await fetch(`${base}/api/_/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      username: "admin",
+      password: encrypted,
+      captcha_id: captcha.id,
+      captcha: captchaAnswer,
+      remember: false,
+    }),
+  });
+  const body = (await res.json()) as { token?: string };
+  if (res.status !== 200 || typeof body.token !== "string") {
+    throw new Error(`login failed: ${res.status} ${JSON.stringify(body)}`);
+  }
+  return body.token;
+}
