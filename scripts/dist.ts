@@ -4,17 +4,16 @@
  *
  * The console goes in with `--asset`, which keeps each file's path under the staged folder name, so
  * every console file is `Bun.embeddedFiles` entry `console/<path under ui/dist>` (for example
- * `console/index.html`, `console/assets/app-1a2b3c.js`). Compressible files also get precompressed
- * siblings `console/<path>.gz` and `console/<path>.br`, made here once instead of at every start.
+ * `console/index.html`, `console/assets/app-1a2b3c.js`). appliance/web/console-assets.ts serves them
+ * from memory and compresses them itself, so no precompressed copies are shipped.
  *
  * Options: --targets x64,arm64 (default both)  --out DIR (default dist)  --console DIR (default ui/dist)
  *          --no-bundle
  * Env: PITHEAD_RELEASE_PUBKEY (SPKI PEM) replaces the built-in release public key at build time;
  *      PITHEAD_RELEASE_KEY (a private key file) signs the bundle.
  */
-import { cp, mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdir, rm, stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { buildAppStage } from "../appliance/ops/ota/stage.ts";
 import pkg from "../package.json" with { type: "json" };
 
@@ -26,9 +25,6 @@ const bun = process.execPath;
  */
 const TARGETS = { x64: "bun-linux-x64-baseline", arm64: "bun-linux-arm64" } as const;
 type Arch = keyof typeof TARGETS;
-/** Text-like types worth compressing; images and fonts already are. */
-const COMPRESSIBLE = /\.(html|js|mjs|css|svg|json|txt|map|webmanifest)$/;
-const MIN_COMPRESS = 512;
 
 interface Options {
   archs: Arch[];
@@ -58,26 +54,13 @@ function toArch(s: string): Arch {
   return s;
 }
 
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)));
-}
-
-/** Copies the built console to <stage>/console and adds .gz/.br siblings of compressible files. */
+/** Copies the built console to <stage>/console, whose folder name becomes the embedded names' prefix. */
 async function stageConsole(src: string, stage: string): Promise<string> {
   const index = Bun.file(join(src, "index.html"));
   if (!(await index.exists())) throw new Error(`${src}/index.html is missing: run \`make ui\` first`);
   const dst = join(stage, "console");
   await rm(dst, { recursive: true, force: true });
   await cp(src, dst, { recursive: true });
-  for (const rel of await listFiles(dst)) {
-    if (!COMPRESSIBLE.test(rel)) continue;
-    const bytes = new Uint8Array(await Bun.file(join(dst, rel)).arrayBuffer());
-    if (bytes.length < MIN_COMPRESS) continue;
-    await writeFile(join(dst, `${rel}.gz`), gzipSync(bytes, { level: 9 }));
-    const br = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
-    await writeFile(join(dst, `${rel}.br`), br);
-  }
   return dst;
 }
 
@@ -120,7 +103,8 @@ function mib(n: number): string {
 
 async function main(): Promise<void> {
   const opts = parseOptions(process.argv.slice(2));
-  const stage = join(root, ".tmp/dist");
+  // Per run, so a test building into a temp dir and `make dist` never share a staging folder.
+  const stage = join(root, ".tmp", `dist-${process.pid}`);
   await mkdir(stage, { recursive: true });
   await mkdir(opts.out, { recursive: true });
   const consoleDir = await stageConsole(opts.console, stage);
@@ -142,6 +126,7 @@ async function main(): Promise<void> {
     const signed = process.env.PITHEAD_RELEASE_KEY ? "signed" : "unsigned";
     console.log(`${relative(root, bundleFile)}  ${(size / 1024).toFixed(0)} KiB  (${signed})`);
   }
+  await rm(stage, { recursive: true, force: true });
 }
 
 await main();

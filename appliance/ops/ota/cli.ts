@@ -11,7 +11,7 @@
  *   bundle supervise [--data-dir DIR] [--health-timeout SECONDS] [-- RUN-ARGS…]
  *                 the service's main process (supervisor.ts); `bundle` because it finishes updates
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { applyBundle, RESTART_EXIT_CODE, UpdateRefused } from "./apply.ts";
 import { buildBundle, signBundle, verifyBundle } from "./bundle.ts";
@@ -98,14 +98,16 @@ async function build(p: Parsed): Promise<number> {
     const v = p.flags.get("--version");
     if (v !== undefined && !isVersion(v)) throw new UsageError(`--version ${v} is not a version`);
     const root = resolve(import.meta.dir, "../../..");
+    const stage = join(root, ".tmp", `bundle-${process.pid}`);
     await buildAppStage({
       root,
       consoleDir: join(root, "ui/dist"),
-      stage: join(root, ".tmp/bundle"),
+      stage,
       outFile: out,
       version: p.flags.get("--version") ?? BUILT_IN_VERSION,
       keyFile,
     });
+    await rm(stage, { recursive: true, force: true });
   }
   console.log(`wrote ${out}${keyFile ? " (signed)" : " (unsigned)"}`);
   return 0;
