@@ -30,7 +30,7 @@ export const FORWARD_CATEGORY = "nginx";
 interface Conn {
   miner: MinerSession;
   splitter: LineSplitter;
-  writer: LineWriter<unknown>;
+  writer: LineWriter;
 }
 
 interface IpRecord {
@@ -153,7 +153,7 @@ export class ProxyPort implements MinerHost, LaneHost {
         {
           open: (socket, ip) => {
             if (!admit(ip)) return null;
-            const writer = new LineWriter(socket) as LineWriter<unknown>;
+            const writer = new LineWriter(socket);
             const miner = new MinerSession(this, writer, ip, this.allocSlot());
             const splitter = new LineSplitter(
               MAX_LINE_BYTES,

@@ -75,7 +75,7 @@ export class Upstream {
   readonly authorized = new Set<string>();
   private nextDifficulty = 1;
   private socket: Socket<undefined> | null = null;
-  private writer: LineWriter<undefined> | null = null;
+  private writer: LineWriter | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -110,6 +110,8 @@ export class Upstream {
       // Pools commonly use self-signed certificates; the session is still encrypted.
       ...(this.endpoint.tls ? { tls: { rejectUnauthorized: false } } : {}),
       socket: {
+        // Bun drops TLS writes made before the handshake completes.
+        handshake: (socket) => this.begin(socket),
         data: (_s, chunk) => splitter.push(chunk),
         drain: () => this.writer?.drain(),
         close: () => this.close(this.closeReason || "closed by pool"),
@@ -118,26 +120,31 @@ export class Upstream {
       },
     }).then(
       (socket) => {
-        if (this.state === "closed") {
-          socket.end();
-          return;
-        }
-        this.socket = socket;
-        this.writer = new LineWriter(socket);
-        this.state = "subscribing";
-        if (this.opts.versionRolling) {
-          this.request({ kind: "configure" }, Method.CONFIGURE, [
-            ["version-rolling"],
-            {
-              "version-rolling.mask": BIP320_MASK.toString(16).padStart(8, "0"),
-              "version-rolling.min-bit-count": 2,
-            },
-          ]);
-        }
-        this.request({ kind: "subscribe" }, Method.SUBSCRIBE, [this.opts.agent]);
+        if (!this.endpoint.tls) this.begin(socket);
       },
       (e: Error) => this.close(`connect failed: ${e.message}`),
     );
+  }
+
+  private begin(socket: Socket<undefined>): void {
+    if (this.state === "closed") {
+      socket.end();
+      return;
+    }
+    if (this.socket !== null) return;
+    this.socket = socket;
+    this.writer = new LineWriter(socket);
+    this.state = "subscribing";
+    if (this.opts.versionRolling) {
+      this.request({ kind: "configure" }, Method.CONFIGURE, [
+        ["version-rolling"],
+        {
+          "version-rolling.mask": BIP320_MASK.toString(16).padStart(8, "0"),
+          "version-rolling.min-bit-count": 2,
+        },
+      ]);
+    }
+    this.request({ kind: "subscribe" }, Method.SUBSCRIBE, [this.opts.agent]);
   }
 
   authorize(user: string, password: string): Promise<boolean> {

@@ -1,8 +1,11 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { ProxyMode } from "../../appliance/domain/port.ts";
 import { feeWallet, makeEngine, makePort, until } from "../support/stratum/port-fixture.ts";
 import { type MinerReport, TestMiner } from "../support/stratum/test-miner.ts";
 import { TestPool, type TestPoolOptions } from "../support/stratum/test-pool.ts";
+
+// End-to-end runs over real sockets; bounded by the miners' own limits, not by wall time.
+setDefaultTimeout(90_000);
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

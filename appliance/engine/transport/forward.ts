@@ -4,13 +4,14 @@
  */
 import type { Socket } from "bun";
 import type { Endpoint } from "./endpoint.ts";
-import { type ConnectionHooks, type RunningListener, type Slot, startListener } from "./listener.ts";
+import type { ByteSocket } from "./line-writer.ts";
+import { type ConnectionHooks, type RunningListener, startListener } from "./listener.ts";
 
 /** Bytes buffered toward a side that is not reading before the pair is dropped. */
 const MAX_BUFFERED = 1024 * 1024;
 
 interface Pair {
-  client: Socket<Slot<Pair>>;
+  client: ByteSocket;
   upstream: Socket<undefined> | null;
   toUpstream: Uint8Array[];
   buffered: number;
@@ -46,11 +47,22 @@ export function startForward(
       if (ep === null) return null;
       const p: Pair = { client, upstream: null, toUpstream: [], buffered: 0, closed: false };
       hooks.opened();
+      const attach = (u: Socket<undefined>) => {
+        if (p.closed) {
+          u.end();
+          return;
+        }
+        p.upstream = u;
+        for (const c of p.toUpstream) u.write(c);
+        p.toUpstream = [];
+      };
       Bun.connect({
         hostname: ep.host,
         port: ep.port,
         ...(ep.tls ? { tls: { rejectUnauthorized: false } } : {}),
         socket: {
+          // Bun drops TLS writes made before the handshake completes.
+          handshake: (u) => attach(u),
           data: (_u, chunk) => {
             if (!p.closed) p.client.write(chunk);
           },
@@ -59,13 +71,7 @@ export function startForward(
         },
       }).then(
         (u) => {
-          if (p.closed) {
-            u.end();
-            return;
-          }
-          p.upstream = u;
-          for (const c of p.toUpstream) u.write(c);
-          p.toUpstream = [];
+          if (!ep.tls) attach(u);
         },
         (e: Error) => {
           hooks.log(`forward to ${ep.host}:${ep.port} failed: ${e.message}`);

@@ -2,7 +2,11 @@
  * A bounded write queue over a Bun socket: what the kernel does not take now waits for `drain`,
  * and a peer that stops reading is cut off instead of growing our memory.
  */
-import type { Socket } from "bun";
+/** The part of a socket a writer needs (Bun's TCP and TLS sockets both fit). */
+export interface ByteSocket {
+  write(data: string | Uint8Array): number;
+  end(): void;
+}
 
 /** A peer that lets this much pile up is not reading; drop it. */
 export const MAX_PENDING_BYTES = 512 * 1024;
@@ -12,11 +16,11 @@ export interface LineSink {
   close(): void;
 }
 
-export class LineWriter<T> implements LineSink {
+export class LineWriter implements LineSink {
   private pending = "";
   private closed = false;
 
-  constructor(private readonly socket: Socket<T>) {}
+  constructor(private readonly socket: ByteSocket) {}
 
   write(line: string): void {
     if (this.closed) return;

@@ -6,17 +6,14 @@
  */
 import type { Socket, TCPSocketListener } from "bun";
 import { ListenProtocol } from "../../domain/port.ts";
+import type { ByteSocket } from "./line-writer.ts";
 
 /** What a port does with a connection; `open` returns null to refuse it (the socket is closed). */
 export interface ConnectionHooks<T> {
-  open(socket: Socket<Slot<T>>, ip: string): T | null;
+  open(socket: ByteSocket, ip: string): T | null;
   data(state: T, chunk: Uint8Array): void;
   drain(state: T): void;
   close(state: T): void;
-}
-
-export interface Slot<T> {
-  state: T | null;
 }
 
 export interface RunningListener {
@@ -26,13 +23,24 @@ export interface RunningListener {
 
 const TLS_HANDSHAKE = 0x16;
 
+interface Slot<T> {
+  state: T | null;
+}
+
+const ipOf = (s: { remoteAddress: string }): string => s.remoteAddress.replace(/^::ffff:/, "");
+
 function listen<T>(
   hostname: string,
   port: number,
   tls: { cert: string; key: string } | null,
   hooks: ConnectionHooks<T>,
-  ipOf: (s: Socket<Slot<T>>) => string,
+  realIp: (s: Socket<Slot<T>>) => string,
 ): TCPSocketListener<Slot<T>> {
+  const finish = (s: Socket<Slot<T>>) => {
+    const st = s.data.state;
+    s.data.state = null;
+    if (st !== null) hooks.close(st);
+  };
   return Bun.listen<Slot<T>>({
     hostname,
     port,
@@ -40,7 +48,7 @@ function listen<T>(
     socket: {
       open: (s) => {
         s.data = { state: null };
-        const st = hooks.open(s, ipOf(s));
+        const st = hooks.open(s, realIp(s));
         if (st === null) s.end();
         else s.data.state = st;
       },
@@ -50,21 +58,11 @@ function listen<T>(
       drain: (s) => {
         if (s.data.state !== null) hooks.drain(s.data.state);
       },
-      close: (s) => {
-        const st = s.data.state;
-        s.data.state = null;
-        if (st !== null) hooks.close(st);
-      },
-      error: (s) => {
-        const st = s.data.state;
-        s.data.state = null;
-        if (st !== null) hooks.close(st);
-      },
+      close: finish,
+      error: finish,
     },
   });
 }
-
-const plainIp = <T>(s: Socket<Slot<T>>): string => s.remoteAddress.replace(/^::ffff:/, "");
 
 export function startListener<T>(
   hostname: string,
@@ -74,21 +72,23 @@ export function startListener<T>(
   hooks: ConnectionHooks<T>,
 ): RunningListener {
   if (protocol === ListenProtocol.SSL) {
-    const l = listen(hostname, port, tls(), hooks, plainIp);
+    const l = listen(hostname, port, tls(), hooks, ipOf);
     return { port: l.port, stop: () => l.stop(true) };
   }
   if (protocol !== ListenProtocol.TTS) {
-    const l = listen(hostname, port, null, hooks, plainIp);
+    const l = listen(hostname, port, null, hooks, ipOf);
     return { port: l.port, stop: () => l.stop(true) };
   }
   return startTts(hostname, port, tls(), hooks);
 }
 
-interface Sniff {
+interface Sniff<T> {
   decided: boolean;
+  /** plain client: the port's state for it */
+  state: T | null;
+  /** TLS client: the loopback relay to the internal TLS listener */
   relay: Socket<undefined> | null;
   buffered: Uint8Array[];
-  inner: ConnectionHooks<unknown> | null;
 }
 
 function startTts<T>(
@@ -100,16 +100,33 @@ function startTts<T>(
   // relay socket's local port → the TLS client's real address
   const relayIps = new Map<number, string>();
   const inner = listen("127.0.0.1", 0, tls, hooks, (s) => relayIps.get(s.remotePort) ?? "127.0.0.1");
-  const relays = new Set<Socket<Sniff>>();
-  const outer = Bun.listen<Sniff>({
+  const open = new Set<Socket<Sniff<T>>>();
+  const finish = (s: Socket<Sniff<T>>) => {
+    open.delete(s);
+    const d = s.data;
+    if (d.relay !== null) {
+      relayIps.delete(d.relay.localPort);
+      d.relay.end();
+      d.relay = null;
+    }
+    const st = d.state;
+    d.state = null;
+    if (st !== null) hooks.close(st);
+  };
+  const outer = Bun.listen<Sniff<T>>({
     hostname,
     port,
     socket: {
       open: (s) => {
-        s.data = { decided: false, relay: null, buffered: [], inner: null };
+        s.data = { decided: false, state: null, relay: null, buffered: [] };
+        open.add(s);
       },
       data: (s, chunk) => {
         const d = s.data;
+        if (d.state !== null) {
+          hooks.data(d.state, chunk);
+          return;
+        }
         if (d.relay !== null) {
           d.relay.write(chunk);
           return;
@@ -119,21 +136,18 @@ function startTts<T>(
           return;
         }
         d.decided = true;
+        const ip = ipOf(s);
         if (chunk[0] !== TLS_HANDSHAKE) {
-          // Plain stratum: hand the socket to the port as if it came from a plain listener.
-          const plain = s as unknown as Socket<Slot<T>>;
-          plain.data = { state: null };
-          const st = hooks.open(plain, plainIp(plain));
+          const st = hooks.open(s, ip);
           if (st === null) {
             s.end();
             return;
           }
-          plain.data.state = st;
+          d.state = st;
           hooks.data(st, chunk);
           return;
         }
         d.buffered.push(new Uint8Array(chunk));
-        const ip = plainIp(s as unknown as Socket<Slot<T>>);
         Bun.connect({
           hostname: "127.0.0.1",
           port: inner.port,
@@ -150,9 +164,12 @@ function startTts<T>(
           },
         }).then(
           (relay) => {
+            if (!open.has(s)) {
+              relay.end();
+              return;
+            }
             relayIps.set(relay.localPort, ip);
             d.relay = relay;
-            relays.add(s);
             for (const b of d.buffered) relay.write(b);
             d.buffered = [];
           },
@@ -160,24 +177,10 @@ function startTts<T>(
         );
       },
       drain: (s) => {
-        const st = (s as unknown as Socket<Slot<T>>).data;
-        if (!s.data.decided || s.data.relay !== null) return;
-        if (st.state) hooks.drain(st.state);
+        if (s.data.state !== null) hooks.drain(s.data.state);
       },
-      close: (s) => {
-        if (s.data.relay !== null) {
-          relayIps.delete(s.data.relay.localPort);
-          s.data.relay.end();
-          relays.delete(s);
-          return;
-        }
-        const st = (s as unknown as Socket<Slot<T>>).data;
-        if (st && "state" in st && st.state !== null) {
-          const v = st.state;
-          st.state = null;
-          hooks.close(v);
-        }
-      },
+      close: finish,
+      error: finish,
     },
   });
   return {
@@ -185,7 +188,7 @@ function startTts<T>(
     stop: () => {
       outer.stop(true);
       inner.stop(true);
-      for (const r of relays) r.end();
+      for (const s of [...open]) finish(s);
     },
   };
 }

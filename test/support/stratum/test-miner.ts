@@ -150,6 +150,8 @@ export class TestMiner {
         port: this.opts.port,
         ...(this.opts.tls ? { tls: { rejectUnauthorized: false } } : {}),
         socket: {
+          // Bun drops TLS writes made before the handshake completes.
+          handshake: () => this.hello(),
           data: (_s, chunk) => splitter.push(chunk),
           close: () => this.onClose(),
           error: () => this.onClose(),
@@ -159,6 +161,10 @@ export class TestMiner {
       this.onClose();
       return;
     }
+    if (!this.opts.tls) this.hello();
+  }
+
+  private hello(): void {
     if (this.opts.versionRolling)
       this.send(CONFIGURE_ID, Method.CONFIGURE, [
         ["version-rolling"],

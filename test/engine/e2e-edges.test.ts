@@ -1,0 +1,229 @@
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { ConnectMode, ListenProtocol } from "../../appliance/domain/port.ts";
+import {
+  makeEngine,
+  makePort,
+  type TestEngine,
+  testCertificate,
+  until,
+} from "../support/stratum/port-fixture.ts";
+import { RawClient } from "../support/stratum/raw-client.ts";
+import { TestMiner } from "../support/stratum/test-miner.ts";
+import { TestPool, type TestPoolOptions } from "../support/stratum/test-pool.ts";
+
+// End-to-end runs over real sockets; bounded by the miners' own limits, not by wall time.
+setDefaultTimeout(90_000);
+
+const cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+async function setup(
+  poolOpts: TestPoolOptions = {},
+  timing: Parameters<typeof makeEngine>[0] = {},
+): Promise<{ pool: TestPool; t: TestEngine }> {
+  const pool = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8, ...poolOpts });
+  const t = makeEngine(timing);
+  cleanup.push(
+    () => pool.stop(),
+    () => t.engine.shutdown(),
+  );
+  return { pool, t };
+}
+
+describe("hostile input and limits", () => {
+  test("blacklisted IP, connection limit, banned wallet: refused with a log line; a mining miner is unaffected", async () => {
+    const { pool, t } = await setup();
+    const port = makePort({ pool_address: pool.address, limit_connections: 2 });
+    const listen = await t.start(port);
+    const good = TestMiner.start({ port: listen, user: "ok.rig", maxShares: 1_000_000, maxMs: 30_000 });
+    cleanup.push(() => good.stop());
+    await until(() => good.report.accepted > 5);
+
+    const banned = await RawClient.connect(listen);
+    banned.request(1, "mining.subscribe", []);
+    banned.request(2, "mining.authorize", ["thief.x", "x"]);
+    t.bannedWallets.add("thief");
+    await until(() => banned.closed);
+    expect((banned.answer(2)?.error as unknown[] | undefined)?.[0]).toBe(24);
+    expect(t.logs.some((l) => l.includes("wallet thief is banned"))).toBe(true);
+
+    const second = await RawClient.connect(listen);
+    const third = await RawClient.connect(listen);
+    await until(() => third.closed);
+    expect(second.closed).toBe(false);
+    expect(t.logs.some((l) => l.includes("connection limit 2 reached"))).toBe(true);
+    second.close();
+
+    t.bannedIps.add("127.0.0.1");
+    const fromBanned = await RawClient.connect(listen);
+    await until(() => fromBanned.closed);
+    expect(t.logs.some((l) => l.includes("127.0.0.1: address is blacklisted"))).toBe(true);
+
+    const before = good.report.accepted;
+    await until(() => good.report.accepted > before + 20);
+    expect(good.report.disconnects).toBe(0);
+  });
+
+  test("malformed JSON and unknown methods get stratum errors; too many close the socket", async () => {
+    const { pool, t } = await setup();
+    const listen = await t.start(makePort({ pool_address: pool.address }));
+    const c = await RawClient.connect(listen);
+    c.send("this is not json\n");
+    c.request(5, "mining.teleport", []);
+    c.request(6, "mining.ping", []);
+    await until(() => c.answer(6) !== undefined);
+    expect((c.answer(5)?.error as unknown[] | undefined)?.[0]).toBe(20);
+    expect(c.answer(6)?.result).toBe("pong");
+    expect(JSON.parse(c.lines[0] as string).error[0]).toBe(20);
+    expect(t.logs.some((l) => l.includes("unknown method mining.teleport"))).toBe(true);
+    for (let i = 0; i < 30; i++) c.send("{broken\n");
+    await until(() => c.closed);
+    expect(t.logs.some((l) => l.includes("too many bad requests"))).toBe(true);
+  });
+
+  test("a line above the maximum length, a login timeout and a flood close the socket", async () => {
+    const { pool, t } = await setup({}, { loginTimeoutMs: 150, floodLinesPerSecond: 50 });
+    const listen = await t.start(makePort({ pool_address: pool.address }));
+    const long = await RawClient.connect(listen);
+    long.send(`{"id":1,"method":"mining.subscribe","params":["${"a".repeat(40_000)}`);
+    await until(() => long.closed);
+    expect(t.logs.some((l) => l.includes("line too long"))).toBe(true);
+
+    const idle = await RawClient.connect(listen);
+    await until(() => idle.closed);
+    expect(t.logs.some((l) => l.includes("login timeout"))).toBe(true);
+
+    const flood = await RawClient.connect(listen);
+    flood.send(`${'{"id":1,"method":"mining.ping","params":[]}\n'.repeat(200)}`);
+    await until(() => flood.closed);
+    expect(t.logs.some((l) => l.includes("flood"))).toBe(true);
+  });
+
+  test("force success answers true to a rejected share and counts it invalid", async () => {
+    const { pool, t } = await setup({ difficulty: 1000 });
+    const port = makePort({ pool_address: pool.address, setting: { fr: 1 } });
+    const listen = await t.start(port);
+    const c = await RawClient.connect(listen);
+    c.request(1, "mining.subscribe", []);
+    c.request(2, "mining.authorize", ["w.r", "x"]);
+    const isNotify = (l: string) => l.includes('"method":"mining.notify"');
+    await until(() => c.lines.some(isNotify));
+    const notify = JSON.parse(c.lines.find(isNotify) as string).params;
+    c.request(3, "mining.submit", ["w.r", notify[0], "000000", notify[7], "00000000"]);
+    await until(() => c.answer(3) !== undefined);
+    expect(c.answer(3)?.result).toBe(true);
+    await until(() => (t.engine.live.workers(port.id)[0]?.invalid ?? 0) === 1);
+    expect(pool.rejects.get(23)).toBe(1);
+    c.close();
+  });
+});
+
+describe("listeners, relays and rewriting", () => {
+  test("SSL port and SSL upstream: a TLS miner mines through the appliance certificate to a TLS pool", async () => {
+    const { pool, t } = await setup({ tls: testCertificate() });
+    const listen = await t.start(
+      makePort({ pool_address: pool.address, connect_mode: ConnectMode.SSL, protocol: ListenProtocol.SSL }),
+    );
+    const r = await TestMiner.start({ port: listen, tls: true, user: "w.tls", maxShares: 20, maxMs: 20_000 })
+      .done;
+    expect(r.accepted).toBe(20);
+  });
+
+  test("TTS port: plain and TLS miners on the same port, the device keeps its real address", async () => {
+    const { pool, t } = await setup();
+    const port = makePort({ pool_address: pool.address, protocol: ListenProtocol.TTS });
+    const listen = await t.start(port);
+    const [a, b] = await Promise.all([
+      TestMiner.start({ port: listen, tls: true, user: "w.tls", maxShares: 20, maxMs: 20_000 }).done,
+      TestMiner.start({ port: listen, user: "w.plain", maxShares: 20, maxMs: 20_000 }).done,
+    ]);
+    expect(a.accepted).toBe(20);
+    expect(b.accepted).toBe(20);
+    expect(t.engine.live.workers(port.id).map((d) => d.ip)).toEqual(["127.0.0.1", "127.0.0.1"]);
+  });
+
+  test("NGINX coin: a plain TCP relay, the pool sees the miner as it is", async () => {
+    const { pool, t } = await setup({ extranonce2Size: 2 });
+    const port = makePort({ pool_address: pool.address, category: "nginx", currency: "NGINX" });
+    const listen = await t.start(port);
+    const r = await TestMiner.start({ port: listen, user: "direct.rig", maxShares: 20, maxMs: 20_000 }).done;
+    expect(r.accepted).toBe(20);
+    expect(r.extranonce2Size).toBe(2);
+    expect(pool.workers.get("direct.rig")?.shares).toBe(20);
+  });
+
+  test("wallet and miner-name replacement; custom unified wallet", async () => {
+    const { pool, t } = await setup();
+    const port = makePort({
+      pool_address: pool.address,
+      pattern_addr: "victim\nother",
+      replace_addr: "owner",
+      setting: { sd: "*", st: "renamed" },
+    });
+    const listen = await t.start(port);
+    await TestMiner.start({ port: listen, user: "victim.rig7", maxShares: 5, maxMs: 20_000 }).done;
+    await TestMiner.start({ port: listen, user: "keep.rig8", maxShares: 5, maxMs: 20_000 }).done;
+    expect([...pool.workers.keys()].sort()).toEqual(["keep.renamed", "owner.renamed"]);
+    const devices = t.engine.live.workers(port.id);
+    expect(devices.map((d) => `${d.wallet}.${d.name}→${d.upstreamUser}`).sort()).toEqual([
+      "keep.rig8→keep.renamed",
+      "victim.rig7→owner.renamed",
+    ]);
+  });
+
+  test("a pool without version rolling: the miner is told mask 0 and its shares are accepted", async () => {
+    const { pool, t } = await setup({ versionRolling: false });
+    const listen = await t.start(makePort({ pool_address: pool.address }));
+    const r = await TestMiner.start({
+      port: listen,
+      user: "w.v",
+      versionRolling: true,
+      maxShares: 20,
+      maxMs: 20_000,
+    }).done;
+    expect(r.accepted).toBe(20);
+    expect(r.versionMask).toBe(0);
+    expect(pool.rejects.size).toBe(0);
+  });
+});
+
+describe("port lifecycle", () => {
+  test("apply/stop/remove act on the listener; editing the pool moves miners without a disconnect", async () => {
+    const { pool, t } = await setup();
+    const other = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8 });
+    cleanup.push(() => other.stop());
+    const port = makePort({ pool_address: pool.address });
+    const applying = t.engine.apply(port);
+    expect(t.engine.runState(port.id)).toBe("queuing");
+    await applying;
+    expect(t.engine.runState(port.id)).toBe("active");
+    const listen = t.engine.running(port.id)?.boundPort ?? 0;
+    const miner = TestMiner.start({ port: listen, user: "w.edit", maxShares: 1_000_000, maxMs: 30_000 });
+    cleanup.push(() => miner.stop());
+    await until(() => pool.accepted >= 10);
+    await t.engine.apply({ ...port, pool_address: other.address });
+    await until(() => other.accepted >= 10);
+    expect(miner.report.disconnects).toBe(0);
+    expect(t.engine.stat(port.id).online).toBe(1);
+    await t.engine.stop(port.id);
+    expect(t.engine.runState(port.id)).toBe("closed");
+    await until(() => miner.report.disconnects === 1);
+    await t.engine.apply({ ...port, status: 0 });
+    expect(t.engine.runState(port.id)).toBe("closed");
+    expect(t.engine.live.workers(port.id).length).toBe(1);
+    await t.engine.remove(port.id);
+    expect(t.engine.live.workers(port.id).length).toBe(0);
+  });
+
+  test("ping answers with a latency for a live pool and rejects for a dead one", async () => {
+    const { pool, t } = await setup();
+    const ms = await t.engine.ping(pool.address, 0, 2000);
+    expect(ms).toBeGreaterThanOrEqual(0);
+    const deadPort = pool.port;
+    pool.stop();
+    await expect(t.engine.ping(`127.0.0.1:${deadPort}`, 0, 2000)).rejects.toThrow();
+    await expect(t.engine.ping("not an address", 0, 2000)).rejects.toThrow("invalid pool address");
+  });
+});
