@@ -24,6 +24,13 @@ export interface TargetRatio {
   ratio: number;
 }
 
+/**
+ * A miner on the main pool moves to a fee target once that target's deficit is worth this many of
+ * its shares, and then stays until the deficit is paid: one visit per few shares instead of one
+ * switch per share, at the cost of a bounded, self-correcting lag of a few shares.
+ */
+export const FEE_BATCH_SHARES = 4;
+
 export const feeKey = (w: PortWallet): string =>
   `${w.id}|${w.addr}|${w.device}|${w.pool_address}|${w.pool_protocol}`;
 
@@ -73,7 +80,7 @@ export class FeeScheduler {
 
   /**
    * Switching decision for a miner that can be moved between sources. A miner on the main pool
-   * moves to the fee target with the largest deficit once that deficit is worth a whole share; a
+   * moves to the fee target with the largest deficit once that deficit is worth FEE_BATCH_SHARES; a
    * miner on a fee target stays while its next share still reduces that target's deficit. In-flight
    * shares count as delivered so that decisions do not overshoot.
    */
@@ -92,7 +99,7 @@ export class FeeScheduler {
       }
     }
     if (current !== MAIN && currentDeficit >= shareWork / 2) return current;
-    return bestDeficit >= shareWork ? best : MAIN;
+    return bestDeficit >= shareWork * FEE_BATCH_SHARES ? best : MAIN;
   }
 
   /** Per-share decision for Compatible mode, where the fee worker shares the miner's session. */

@@ -134,4 +134,45 @@ describe("fee diversion", () => {
     expect(rejected(r)).toBe(0);
     expect(b.workerWork("hot.fee")).toBeGreaterThan(0);
   });
+
+  test("hashrate protection: no diversion and no fee accounting while the device is new", async () => {
+    const { a, b, t } = await pools();
+    await t.engine.shutdown();
+    const guarded = makeEngine({ protectMs: 3_600_000 });
+    cleanup.push(() => guarded.engine.shutdown());
+    const port = makePort({
+      pool_address: a.address,
+      wallets: [feeWallet(1, "feeaddr", b.address, 0.1)],
+      setting: { lj: 1 },
+    });
+    const listen = await guarded.start(port);
+    const r = await TestMiner.start({ port: listen, user: "wal.rig", maxShares: 400, maxMs: 60_000 }).done;
+    expect(r.accepted).toBe(400);
+    expect(b.accepted).toBe(0);
+    expect(guarded.engine.live.portStats(port.id).fee.totalWork).toBe(0);
+    expect(guarded.engine.live.workers(port.id)[0]?.valid).toBe(400);
+  });
+
+  test("a per-device ratio overrides the port's ratio for that device only", async () => {
+    const { a, b, t } = await pools();
+    const port = makePort({ pool_address: a.address, wallets: [feeWallet(1, "feeaddr", b.address, 0.05)] });
+    const listen = await t.start(port);
+    const vip = TestMiner.start({ port: listen, user: "vip.rig", maxShares: 1_000_000, maxMs: 60_000 });
+    cleanup.push(() => vip.stop());
+    await until(() => t.engine.live.workers(port.id).length === 1);
+    const id = t.engine.live.workers(port.id)[0]?.id as string;
+    t.engine.setDeviceRatio(port.id, id, 0.2);
+    await until(() => vip.report.accepted >= 1500);
+    await vip.finish();
+    const plain = await TestMiner.start({ port: listen, user: "plain.rig", maxShares: 1000, maxMs: 60_000 })
+      .done;
+    expect(plain.accepted).toBe(1000);
+    const byWallet = new Map(t.engine.live.workers(port.id).map((d) => [d.wallet, d]));
+    expect(byWallet.get("vip")?.feeRatio).toBeCloseTo(0.2, 9);
+    expect(byWallet.get("vip")?.feeAchieved).toBeGreaterThan(0.18);
+    expect(byWallet.get("vip")?.feeAchieved).toBeLessThan(0.22);
+    expect(byWallet.get("plain")?.feeRatio).toBeCloseTo(0.05, 9);
+    expect(byWallet.get("plain")?.feeAchieved).toBeGreaterThan(0.04);
+    expect(byWallet.get("plain")?.feeAchieved).toBeLessThan(0.06);
+  });
 });

@@ -1,0 +1,88 @@
+import { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import type { SeriesSample } from "../../appliance/domain/engine.ts";
+import { DeviceRegistry } from "../../appliance/stats/device-registry.ts";
+import { HashrateWindow } from "../../appliance/stats/hashrate-window.ts";
+import { ensureSeriesSchema, SeriesStore } from "../../appliance/stats/series-store.ts";
+
+const T0 = Date.UTC(2026, 0, 1, 0, 0, 0);
+
+describe("HashrateWindow", () => {
+  test("rates over each window, divided by the time observed while young", () => {
+    const w = new HashrateWindow(T0);
+    for (let s = 0; s < 600; s++) w.add(1000, T0 + s * 1000); // 1000 H/s for ten minutes
+    const r = w.rates(T0 + 600_000);
+    expect(r.current).toBeGreaterThan(900);
+    expect(r.current).toBeLessThan(1100);
+    expect(r.m15).toBeGreaterThan(900);
+    expect(r.m15).toBeLessThan(1100);
+    expect(r.h24).toBeGreaterThan(900);
+    // an hour of silence: current drops to zero, 4 h average falls
+    const later = w.rates(T0 + 4_200_000);
+    expect(later.current).toBe(0);
+    expect(later.h4).toBeLessThan(200);
+  });
+});
+
+describe("DeviceRegistry", () => {
+  test("counts shares and reconnects per device and flushes closed minutes to a sink", () => {
+    const reg = new DeviceRegistry();
+    const d = reg.connect(1, "w", "r", "10.0.0.1", "sha256", T0);
+    reg.result(d, "valid", "main", 100, 2, true, T0 + 1000);
+    reg.result(d, "valid", "fee|1", 50, 4, true, T0 + 2000);
+    reg.result(d, "stale", "main", 0, 1, true, T0 + 3000);
+    reg.disconnect(d, T0 + 4000);
+    const again = reg.connect(1, "w", "r", "10.0.0.1", "sha256", T0 + 5000);
+    expect(again).toBe(d);
+    const v = d.view(T0 + 6000);
+    expect([v.valid, v.stale, v.invalid, v.reconnects, v.disconnects, v.online]).toEqual([
+      2,
+      1,
+      0,
+      1,
+      1,
+      true,
+    ]);
+    expect(v.feeAchieved).toBeCloseTo(1 / 3, 9);
+    const samples: SeriesSample[] = [];
+    reg.tick(T0 + 60_000, { add: (s) => samples.push(s) });
+    expect(
+      samples.map((s) => [s.device === "" ? "port" : "device", s.work, s.feeWork, s.valid, s.stale]),
+    ).toEqual([
+      ["device", 150, 50, 2, 1],
+      ["port", 150, 50, 2, 1],
+    ]);
+  });
+});
+
+describe("SeriesStore", () => {
+  test("batched minute and hour roll-ups in SQLite, read back per port", () => {
+    const db = new Database(":memory:");
+    ensureSeriesSchema(db);
+    ensureSeriesSchema(db); // idempotent
+    const store = new SeriesStore(db);
+    const minute = Math.floor(T0 / 60_000);
+    for (let i = 0; i < 3; i++)
+      store.add({
+        portId: 7,
+        device: "",
+        minute: minute + i,
+        work: 60e6,
+        feeWork: 6e6,
+        valid: 10,
+        invalid: 1,
+        stale: 0,
+      });
+    store.flush(T0 + 5 * 60_000);
+    const mins = store.read(7, "", "minute", T0, T0 + 10 * 60_000);
+    expect(mins.length).toBe(3);
+    expect(mins[0]?.hashrate).toBe(1e6);
+    const hours = store.read(7, "", "hour", T0, T0 + 3_600_000);
+    expect(hours.length).toBe(1);
+    expect(hours[0]?.valid).toBe(30);
+    // old minutes are pruned
+    store.flush(T0 + 2 * 24 * 3_600_000);
+    expect(store.read(7, "", "minute", T0, T0 + 10 * 60_000).length).toBe(0);
+    expect(store.read(7, "", "hour", T0, T0 + 3_600_000).length).toBe(1);
+  });
+});
