@@ -91,3 +91,19 @@ export async function login(page: Page, url: string, username: string, password:
   await page.click('button[type="submit"]');
   await page.waitForSelector('[data-testid="dashboard"]');
 }
+
+/** Waits for a toast containing the text. */
+export async function expectToast(page: Page, text: string | RegExp): Promise<void> {
+  await page.getByTestId("toast").filter({ hasText: text }).first().waitFor();
+}
+
+/** Confirms the pending confirmation dialog. */
+export async function confirm(page: Page): Promise<void> {
+  const dlg = page.getByTestId("confirm");
+  await dlg.getByRole("button", { name: "OK" }).click();
+  await dlg.waitFor({ state: "detached" });
+}
+
+/** A free-looking high port for a proxy listener, distinct per call. */
+let nextPort = 41000 + Math.floor(Math.random() * 8000);
+export const freePort = () => nextPort++;

@@ -105,7 +105,7 @@ export function AddPresetPool({ onClose }: { onClose: () => void }) {
             {p}
           </label>
         ))}
-        <button type="button" class={BTN_PRIMARY} onClick={add}>
+        <button type="button" class={BTN_PRIMARY} disabled={!settings} onClick={add}>
           {t("common.add")}
         </button>
       </fieldset>

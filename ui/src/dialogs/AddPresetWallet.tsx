@@ -59,7 +59,7 @@ export function AddPresetWallet({ onClose }: { onClose: () => void }) {
             onInput={(e) => setF({ ...f, address: e.currentTarget.value })}
           />
         </Field>
-        <button type="button" class={BTN_PRIMARY} onClick={add}>
+        <button type="button" class={BTN_PRIMARY} disabled={!settings} onClick={add}>
           {t("common.add")}
         </button>
       </div>

@@ -16,10 +16,12 @@ const DROPS = [0, 10, 20, 30, 50, 80];
 /** Offline alert: single-device offline notice, port hashrate-drop percentage, push key. */
 export function AlertSection() {
   const [s, setS] = useState<AlertSetting>({ device_offline: false, hashrate_drop: 0, push_key: "" });
+  const [loaded, setLoaded] = useState(false);
   useEffect(() => {
     get<AlertSetting>("/api/warning/setting")
       .then(setS)
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => setLoaded(true));
   }, []);
   const save = () =>
     post("/api/warning/setting", s).then(
@@ -53,7 +55,7 @@ export function AlertSection() {
           onInput={(e) => setS({ ...s, push_key: e.currentTarget.value })}
         />
       </Field>
-      <button type="button" class={BTN_PRIMARY} onClick={save}>
+      <button type="button" class={BTN_PRIMARY} disabled={!loaded} onClick={save}>
         {t("common.save")}
       </button>
     </div>

@@ -9,10 +9,12 @@ import { BTN_GHOST, BTN_PRIMARY, INPUT } from "../lib/ui.ts";
 /** Custom KENC key: editable key, disabled derived value md5(key)[8:24], save and reset. */
 export function KencSection() {
   const [k, setK] = useState("");
+  const [loaded, setLoaded] = useState(false);
   useEffect(() => {
     get<{ k: string }>("/api/kc/key")
       .then((r) => setK(r.k))
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => setLoaded(true));
   }, []);
   const save = async () => {
     if (!k.trim()) {
@@ -36,7 +38,13 @@ export function KencSection() {
   return (
     <div class="space-y-3" data-testid="kenc">
       <Field label={t("kenc.key")}>
-        <input class={INPUT} name="kenc-key" value={k} onInput={(e) => setK(e.currentTarget.value)} />
+        <input
+          class={INPUT}
+          name="kenc-key"
+          disabled={!loaded}
+          value={k}
+          onInput={(e) => setK(e.currentTarget.value)}
+        />
       </Field>
       <Field label={t("kenc.derived")}>
         <input class={`${INPUT} font-mono`} name="kenc-derived" disabled value={derivedKey(k.trim())} />

@@ -25,13 +25,15 @@ export function RmsSection() {
     other: "",
   });
   const [map, setMap] = useState("");
+  const [loaded, setLoaded] = useState(false);
   useEffect(() => {
     get<Rms>("/api/rms/config", { quiet: true })
       .then((r) => {
         setS(r);
         setMap(r.port_map.map((m) => `${m.server}:${m.local}`).join("\n"));
       })
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => setLoaded(true));
   }, []);
   const save = () => {
     const port_map = map
@@ -82,7 +84,7 @@ export function RmsSection() {
       {text("announcement", "rms.announcement")}
       {text("other", "rms.other")}
       <div class="sm:col-span-2">
-        <button type="button" class={BTN_PRIMARY} onClick={save}>
+        <button type="button" class={BTN_PRIMARY} disabled={!loaded} onClick={save}>
           {t("common.save")}
         </button>
       </div>

@@ -13,10 +13,12 @@ export function RouteForm() {
   const [route, setRoute] = useState("");
   const [err, setErr] = useState<string | null>(null);
   const [target, setTarget] = useState<string | null>(null);
+  const [loaded, setLoaded] = useState(false);
   useEffect(() => {
     get<{ k: string }>("/api/route")
       .then((r) => setRoute(r.k.replace(/\/$/, "")))
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => setLoaded(true));
   }, []);
   const save = async () => {
     const key = route.trim() === "" ? null : validateRoute(route);
@@ -41,6 +43,7 @@ export function RouteForm() {
             <input
               class={`${INPUT_BASE} w-40`}
               name="route"
+              disabled={!loaded}
               value={route}
               onInput={(e) => setRoute(e.currentTarget.value)}
             />

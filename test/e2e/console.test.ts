@@ -1,0 +1,614 @@
+/**
+ * The console against the real server in Chromium: login, every route, the port editor in its three
+ * modes with validation errors, batch and per-port actions, dialogs, settings, theme and language,
+ * session expiry. Tests run in order and share one server and one page.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { TestMiner } from "../support/stratum/test-miner.ts";
+import { TestPool } from "../support/stratum/test-pool.ts";
+import {
+  ARTIFACTS,
+  confirm,
+  expectToast,
+  freePort,
+  launch,
+  login,
+  type Server,
+  shot,
+  startServer,
+} from "./harness.ts";
+
+let server: Server;
+let pool: TestPool;
+let miner: TestMiner | null = null;
+let browser: Browser;
+let page: Page;
+const errors: string[] = [];
+const portA = freePort();
+const portB = freePort();
+const portC = freePort();
+
+beforeAll(async () => {
+  server = await startServer();
+  pool = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8 });
+  browser = await launch();
+  page = await browser.newPage({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
+  page.on("pageerror", (e) => errors.push(e.message));
+});
+
+afterAll(async () => {
+  miner?.stop();
+  await browser?.close();
+  await server?.stop();
+  pool?.stop();
+});
+
+const editor = () => page.getByTestId("port-editor");
+const row = (port: number) => page.locator(`tr[data-port="${port}"]`);
+async function openMenu(port: number, item: string) {
+  await row(port)
+    .getByRole("button", { name: `Actions for port ${port}` })
+    .click();
+  await row(port).getByRole("menuitem", { name: item }).click();
+}
+async function gotoPool() {
+  await page.getByRole("link", { name: "Pool proxy", exact: true }).click();
+  await page.getByTestId("port-table").waitFor();
+}
+async function openSettings(section: string) {
+  if (!(await page.getByTestId("settings").isVisible()))
+    await page.getByRole("button", { name: "Settings", exact: true }).click();
+  await page.locator(`[data-testid="settings"] button[data-section="${section}"]`).click();
+}
+async function closeModal(testId: string) {
+  await page.getByTestId(testId).getByRole("button", { name: "Close" }).first().click();
+  await page.getByTestId(testId).waitFor({ state: "detached" });
+}
+
+describe("login", () => {
+  test("a wrong verification code is refused and the captcha reloads", async () => {
+    await page.goto(`${server.url}/system/pool`);
+    await page.waitForURL(/\/login$/);
+    await shot(page, "01-login");
+    const img = page.getByRole("img", { name: "Verification code image" });
+    const first = await img.getAttribute("src");
+    await page.fill('input[name="username"]', "admin");
+    await page.fill('input[name="password"]', server.password());
+    await page.fill('input[name="captcha"]', "0000");
+    await page.click('button[type="submit"]');
+    await page.getByRole("alert").filter({ hasText: "Verification failed" }).waitFor();
+    await page.waitForFunction(
+      (src) => document.querySelector('img[alt="Verification code image"]')?.getAttribute("src") !== src,
+      first,
+    );
+  });
+
+  test("empty fields are refused before sending", async () => {
+    await page.fill('input[name="password"]', "");
+    await page.click('button[type="submit"]');
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "Please enter the username, password and verification code" })
+      .waitFor();
+  });
+
+  test("the right credentials open the dashboard with the default-login and route warnings", async () => {
+    await login(page, server.url, "admin", server.password());
+    await page.getByTestId("warn-default").waitFor();
+    await page.getByTestId("warn-route").waitFor();
+    await page.getByTestId("hash-chart").waitFor();
+    await expectToast(page, "Login successful");
+    await page.getByTestId("oplog").getByText("login successful").first().waitFor();
+    await shot(page, "02-dashboard");
+  });
+});
+
+describe("routes", () => {
+  test("/ and /system and /system/index redirect to the chart card", async () => {
+    for (const p of ["/", "/system", "/system/index"]) {
+      await page.goto(`${server.url}${p}`);
+      await page.waitForURL(/\/system\/index\/chartcard$/);
+      await page.getByTestId("dashboard").waitFor();
+    }
+  });
+  test("pool, pool node and group control pages", async () => {
+    await gotoPool();
+    await page.getByText("No ports. Add one to start proxying.").waitFor();
+    await shot(page, "03-pool-empty");
+    await page.getByRole("link", { name: "Pool node" }).click();
+    await page.getByTestId("regpool").waitFor();
+    await shot(page, "04-regpool");
+    await page.getByRole("link", { name: "Group control" }).click();
+    await page.getByTestId("control").waitFor();
+    await shot(page, "05-control");
+  });
+});
+
+describe("port editor", () => {
+  test("add: the §5 validation messages", async () => {
+    await gotoPool();
+    await page.getByTestId("add-port").click();
+    await editor().waitFor();
+    await page.getByTestId("editor-save").click();
+    await editor().getByText("Please enter the port to be monitored, ranging from 1 to 65534").waitFor();
+    await editor().getByText("Please choose the proxy coin").waitFor();
+    await editor().getByText("Please enter the main pool address").waitFor();
+    await page.fill('input[name="port"]', "65535");
+    await page.selectOption('select[name="currency"]', "BTC");
+    await page.fill('input[name="pool_address"]', pool.address);
+    await page.fill('input[name="limit_connections"]', "70000");
+    await page.getByLabel("Pool", { exact: true }).check();
+    await page.getByTestId("editor-save").click();
+    await editor().getByText("Please enter the port to be monitored, ranging from 1 to 65534").waitFor();
+    await editor().getByText("Max connections range from 0 to 65535").waitFor();
+    await editor().getByText("Pool mode needs a unified wallet").waitFor();
+    await editor().getByText("Pool mode needs a unified device name").waitFor();
+    await shot(page, "06-editor-errors");
+    await page.getByLabel("Compatible", { exact: true }).check();
+    await editor().getByText("Compatible mode diverts the fee on the same pool").first().waitFor();
+    await page.getByLabel("Efficient", { exact: true }).check();
+    await page.fill('input[name="limit_connections"]', "65535");
+    await page.fill('input[name="port"]', String(portA));
+  });
+
+  test("add: the connection test answers ok against a live address", async () => {
+    await editor().locator("[data-ping]").first().click();
+    await editor().locator('[data-ping="ok"], [data-ping="error"]').first().waitFor();
+    expect(await editor().locator("[data-ping]").first().getAttribute("data-ping")).toBe("ok");
+  });
+
+  test("add: preset-pool picker hands a built-in pool back", async () => {
+    const addr = await page.inputValue('input[name="pool_address"]');
+    await editor().getByRole("button", { name: "Presets" }).first().click();
+    const dlg = page.getByTestId("select-pool");
+    await dlg.waitFor();
+    await shot(page, "07-select-pool");
+    await dlg.getByRole("button", { name: "Select" }).first().click();
+    await dlg.waitFor({ state: "detached" });
+    expect(await page.inputValue('input[name="pool_address"]')).not.toBe(addr);
+    await page.fill('input[name="pool_address"]', addr);
+  });
+
+  test("add: fee rows, the ten-wallet limit, the typed confirmation, then create", async () => {
+    await editor()
+      .getByRole("tab", { name: /Fee wallets/ })
+      .click();
+    await page.fill('input[name="percent-1"]', "2.5");
+    await editor().getByRole("tab", { name: "Fee wallets (1, 2.5%)" }).waitFor();
+    await page.getByTestId("editor-save").click();
+    await editor().getByText("Wallet address check failed").waitFor();
+    await editor().getByText("Device name check failed").waitFor();
+    await editor().getByText("Pool address check failed").waitFor();
+    for (let i = 0; i < 9; i++) await page.getByTestId("add-wallet").click();
+    await page.getByTestId("add-wallet").click();
+    await expectToast(page, "No more than ten wallets");
+    for (let i = 10; i > 1; i--)
+      await editor()
+        .getByRole("button", { name: `Remove fee wallet ${i}` })
+        .click();
+    await editor().getByRole("button", { name: "Remove fee wallet 1" }).click();
+    await expectToast(page, "At least one wallet config must remain");
+    await page.fill('input[name="addr-1"]', "bc1qfeewallet");
+    await page.fill('input[name="device-1"]', "fee01");
+    await page.fill('input[name="pool-1"]', "other.pool.example:3333");
+    await shot(page, "08-editor-fee");
+    await page.getByTestId("editor-save").click();
+    const c = page.getByTestId("pool-confirm");
+    await c.waitFor();
+    await c.getByRole("button", { name: "Confirm" }).isDisabled();
+    await c.locator("input").fill("I confirm the fee pool differs from the target pool");
+    await c.getByRole("button", { name: "Confirm" }).click();
+    await expectToast(page, "Port saved");
+    await editor().waitFor({ state: "detached" });
+    await row(portA).waitFor();
+    expect(await row(portA).textContent()).toContain("2.5%");
+  });
+
+  test("edit: the port loads, a change is saved", async () => {
+    await openMenu(portA, "Edit");
+    await editor().getByRole("heading", { name: "Edit port" }).waitFor();
+    expect(await page.inputValue('input[name="port"]')).toBe(String(portA));
+    await page.fill('input[name="name"]', "rack-7");
+    await editor().getByRole("tab", { name: "Replace miner name" }).click();
+    await page.fill('textarea[name="sd"]', "*");
+    await page.getByTestId("editor-save").click();
+    await editor()
+      .getByText("Replace miner name: both the names to replace and the replacement are required")
+      .waitFor();
+    await page.fill('input[name="st"]', "farm");
+    await editor()
+      .getByRole("tab", { name: /Fee wallets/ })
+      .click();
+    await page.fill('input[name="pool-1"]', pool.address);
+    await page.getByTestId("editor-save").click();
+    await editor().waitFor({ state: "detached" });
+    await row(portA).getByText("rack-7").waitFor();
+  });
+
+  test("clone: the port number is cleared and a new port is created", async () => {
+    await openMenu(portA, "Copy");
+    await editor().getByRole("heading", { name: "Copy port" }).waitFor();
+    expect(await page.inputValue('input[name="port"]')).toBe("");
+    expect(await page.inputValue('input[name="name"]')).toBe("rack-7");
+    await page.fill('input[name="port"]', String(portB));
+    await page.getByTestId("editor-save").click();
+    await editor().waitFor({ state: "detached" });
+    await row(portB).waitFor();
+  });
+
+  test("NGINX: only the default tab is enabled", async () => {
+    await page.getByTestId("add-port").click();
+    await page.selectOption('select[name="currency"]', "NGINX");
+    expect(
+      await editor()
+        .getByRole("tab", { name: /Fee wallets/ })
+        .isDisabled(),
+    ).toBe(true);
+    expect(await editor().getByRole("tab", { name: "Advanced" }).isDisabled()).toBe(true);
+    await page.fill('input[name="port"]', String(portC));
+    await page.fill('input[name="pool_address"]', "127.0.0.1:9");
+    await page.getByTestId("editor-save").click();
+    await editor().waitFor({ state: "detached" });
+    await row(portC).waitFor();
+    await shot(page, "09-pool-ports");
+  });
+});
+
+describe("pool page actions", () => {
+  test("coin list filters and advisory note", async () => {
+    await page.locator('button[data-coin="BTC"]').click();
+    await page.getByTestId("coin-note").waitFor();
+    await row(portC).waitFor({ state: "detached" });
+    await page.getByLabel("Hide coins without a proxy").check();
+    await page.locator('button[data-coin="LTC"]').waitFor({ state: "detached" });
+    await page.getByLabel("Hide coins without a proxy").uncheck();
+    await page.locator('button[data-coin=""]').click();
+    await row(portC).waitFor();
+  });
+
+  test("batch stop and open report success and failure counts", async () => {
+    await page.getByLabel("Select all ports on this page").check();
+    await page.getByTestId("batch-bar").getByText("3 selected").waitFor();
+    await page.getByTestId("batch-bar").getByRole("button", { name: "Stop" }).click();
+    await confirm(page);
+    await expectToast(page, "Done: 3 succeeded, 0 failed");
+    await row(portA).locator('[data-state="closed"]').waitFor();
+    await page.getByLabel("Select all ports on this page").check();
+    await page.getByTestId("batch-bar").getByRole("button", { name: "Open" }).click();
+    await row(portA).locator('[data-state="active"]').waitFor();
+  });
+
+  test("per-port stop (confirmed), open and delete (confirmed)", async () => {
+    await openMenu(portB, "Stop");
+    await confirm(page);
+    await expectToast(page, "Port closed");
+    await row(portB).locator('[data-state="closed"]').waitFor();
+    await openMenu(portB, "Open");
+    await expectToast(page, "Port opened");
+    await row(portB).locator('[data-state="active"]').waitFor();
+    await openMenu(portC, "Delete");
+    await confirm(page);
+    await row(portC).waitFor({ state: "detached" });
+  });
+
+  test("hot-update fee wallets", async () => {
+    await openMenu(portA, "Hot-update fee config");
+    const dlg = page.getByTestId("hot-wallets");
+    await dlg.waitFor();
+    await dlg.locator('input[name="device-1"]').fill("");
+    await dlg.getByRole("button", { name: "Save" }).click();
+    await expectToast(page, /Wallet 1: Device name check failed/);
+    await dlg.locator('input[name="device-1"]').fill("fee02");
+    await dlg.getByRole("button", { name: "Save" }).click();
+    await expectToast(page, "Fee wallets updated");
+    await shot(page, "10-hot-wallets");
+    await closeModal("hot-wallets");
+  });
+
+  test("port inside: devices, wallets, connection log, port log, fee figures", async () => {
+    await openMenu(portA, "View miners");
+    await page.waitForURL(/\/system\/index\/portinside\?id=\d+$/);
+    await page.getByTestId("port-inside").waitFor();
+    await page.getByText("No devices on this port").waitFor();
+    await page.getByTestId("fee-summary").getByText("Fee configured").waitFor();
+    for (const tab of ["Wallets", "Connection log", "Port log"])
+      await page.getByRole("tab", { name: tab }).click();
+    await page.getByTestId("port-log").waitFor();
+  });
+
+  test("port inside with a hashing miner: device details, device ratio, favourite, pump by wallet", async () => {
+    miner = TestMiner.start({ port: portA, user: "walletA.rig1", maxMs: 90_000 });
+    const deviceLink = page.getByTestId("device-table").getByRole("button", { name: "rig1" });
+    while (!(await deviceLink.isVisible())) {
+      await page.getByRole("tab", { name: "Devices" }).click();
+      await page.getByTestId("device-table").waitFor();
+      await page
+        .getByTestId("device-table")
+        .getByRole("button", { name: "rig1" })
+        .or(page.getByText("No devices on this port"))
+        .first()
+        .waitFor();
+    }
+    await shot(page, "11-port-inside");
+    await deviceLink.click();
+    const d = page.getByTestId("device-detail");
+    await d.getByText("walletA").first().waitFor();
+    await d.getByRole("spinbutton").fill("1.5");
+    await d.getByRole("button", { name: "Set", exact: true }).click();
+    await expectToast(page, "Share set");
+    await d.getByRole("button", { name: "Clear", exact: true }).click();
+    await expectToast(page, "Device ratio cleared");
+    await shot(page, "11b-device-detail");
+    await closeModal("device-detail");
+    await page.getByRole("tab", { name: "Wallets" }).click();
+    const w = page.getByTestId("wallet-table").getByRole("row", { name: /walletA/ });
+    await w.getByRole("button", { name: "Favourite" }).click();
+    await w.locator('button[aria-pressed="true"]').waitFor();
+    await page.getByRole("button", { name: "Set pump by wallet" }).click();
+    const pump = page.getByTestId("pump-dialog");
+    await pump.getByRole("spinbutton", { name: "Percent for walletA" }).fill("3.25");
+    expect(await pump.getByRole("slider", { name: "Slider for walletA" }).inputValue()).toBe("3.25");
+    await shot(page, "11c-pump");
+    await pump.getByRole("button", { name: "Save" }).click();
+    await expectToast(page, "Share set for walletA: 3.25%");
+    await w.getByText("3.25%").waitFor();
+    await w.getByRole("button", { name: "Restore" }).click();
+    await expectToast(page, "Share restored");
+    await w.getByText("port ratio").waitFor();
+    miner.stop();
+    miner = null;
+  });
+
+  test("export and import", async () => {
+    await gotoPool();
+    await page.getByRole("button", { name: "Export" }).click();
+    const dl = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Download JSON" }).click();
+    const file = await dl;
+    expect(file.suggestedFilename()).toBe("pithead-ports.json");
+    const path = join(ARTIFACTS, "ports-export.json");
+    await file.saveAs(path);
+    await closeModal("export-dialog");
+    await page.getByRole("button", { name: "Import" }).click();
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const bad = join(ARTIFACTS, "ports.txt");
+    writeFileSync(bad, "nothing");
+    await page.setInputFiles('input[name="import-file"]', bad);
+    await page.getByTestId("import-dialog").getByText("Unsupported file format").waitFor();
+    await page.setInputFiles('input[name="import-file"]', path);
+    await page
+      .getByTestId("import-dialog")
+      .getByRole("alert")
+      .or(page.getByTestId("toast").filter({ hasText: /Imported/ }))
+      .first()
+      .waitFor();
+    await shot(page, "12-import");
+    await closeModal("import-dialog");
+  });
+});
+
+describe("settings and dialogs", () => {
+  test("KENC key shows md5(key)[8:24], saves and resets", async () => {
+    await openSettings("kenc");
+    await page.fill('input[name="kenc-key"]', "farm-secret");
+    const want = createHash("md5").update("farm-secret").digest("hex").slice(8, 24);
+    expect(await page.inputValue('input[name="kenc-derived"]')).toBe(want);
+    await page.getByTestId("kenc").getByRole("button", { name: "Save" }).click();
+    await expectToast(page, "KENC key set");
+    await page.getByTestId("kenc").getByRole("button", { name: "Reset" }).click();
+    await expectToast(page, "KENC key restored");
+    expect(await page.inputValue('input[name="kenc-key"]')).toBe("");
+  });
+
+  test("wallet ban list and wallet alert (ban, release)", async () => {
+    await openSettings("blacklist");
+    await page.fill('input[name="ban-wallet"]', "bc1qbadwallet");
+    await page.getByTestId("ban-wallet").getByRole("button", { name: "Add" }).click();
+    await page.getByTestId("ban-wallet").getByRole("button", { name: "bc1qbadwallet" }).click();
+    const alert = page.getByTestId("wallet-alert");
+    await alert.getByRole("heading", { name: "bc1qbadwallet" }).waitFor();
+    await shot(page, "13-wallet-alert");
+    await alert.getByRole("button", { name: "Release" }).click();
+    await expectToast(page, "Removed from the blacklist");
+    await page
+      .getByTestId("ban-wallet")
+      .getByRole("button", { name: "bc1qbadwallet" })
+      .waitFor({ state: "detached" });
+    await page.getByRole("tab", { name: "IP blacklist" }).click();
+    await page.fill('input[name="ban-ip"]', "10.9.9.9");
+    await page.getByTestId("ban-ip").getByRole("button", { name: "Add" }).click();
+    await page.getByTestId("ban-ip").getByRole("button", { name: "10.9.9.9" }).waitFor();
+  });
+
+  test("quick presets: add pool and wallet; the wallet picker hands a wallet back", async () => {
+    await openSettings("presets");
+    await page.getByRole("button", { name: "Quick pool presets" }).click();
+    const pool = page.getByTestId("add-preset-pool");
+    await pool.getByRole("button", { name: "Add" }).click();
+    await expectToast(page, "Please fill in the information completely");
+    await pool.locator('input[name="preset-name"]').fill("My pool");
+    await pool.locator('input[name="preset-address"]').fill("my.pool.example:3333");
+    await pool.getByRole("button", { name: "Add" }).click();
+    await pool.getByText("my.pool.example:3333").waitFor();
+    await pool.getByRole("tab", { name: "Built-in" }).click();
+    await shot(page, "14-preset-pool");
+    await closeModal("add-preset-pool");
+    await page.getByRole("button", { name: "Quick wallet presets" }).click();
+    const wal = page.getByTestId("add-preset-wallet");
+    await wal.locator('input[name="wallet-name"]').fill("Main");
+    await wal.locator('input[name="wallet-address"]').fill("bc1qpresetwallet");
+    await wal.getByRole("button", { name: "Add" }).click();
+    await wal.getByText("bc1qpresetwallet").waitFor();
+    await closeModal("add-preset-wallet");
+    await closeModal("settings");
+    await gotoPool();
+    await page.getByTestId("add-port").click();
+    await page.selectOption('select[name="currency"]', "BTC");
+    await editor()
+      .getByRole("tab", { name: /Fee wallets/ })
+      .click();
+    await editor().locator('[data-wallet-row="1"]').getByRole("button", { name: "Presets" }).click();
+    await page.getByTestId("select-wallet").getByRole("button", { name: "Select" }).click();
+    expect(await page.inputValue('input[name="addr-1"]')).toBe("bc1qpresetwallet");
+    await editor().getByRole("tab", { name: "Default settings" }).click();
+    await editor().getByRole("button", { name: "Presets" }).first().click();
+    await page.getByTestId("select-pool").getByRole("tab", { name: "Custom" }).click();
+    await page.getByTestId("select-pool").getByRole("button", { name: "Select" }).click();
+    expect(await page.inputValue('input[name="pool_address"]')).toBe("my.pool.example:3333");
+    await closeModal("port-editor");
+  });
+
+  test("other sections: account validation, web port range, route rule, cert, alert, logs, engine, RMS, system, about", async () => {
+    await openSettings("account");
+    await page.getByTestId("change-user").getByRole("button", { name: "Save" }).click();
+    await page.getByTestId("change-user").getByText("Configuration check failed").first().waitFor();
+    await openSettings("web");
+    await page.fill('input[name="web-port"]', "70000");
+    await page.getByTestId("settings").getByRole("button", { name: "Save" }).first().click();
+    await expectToast(page, "The web port must range from 1 to 65535");
+    await page.fill('input[name="route"]', "farm/x");
+    await page.getByTestId("route-form").getByRole("button", { name: "Save" }).click();
+    await page.getByTestId("route-form").getByText("English letters only: no slashes inside").waitFor();
+    await shot(page, "15-settings-web");
+    await openSettings("cert");
+    await page.getByRole("button", { name: "Upload" }).click();
+    await expectToast(page, "Please upload both the certificate");
+    await openSettings("alert");
+    await page.getByTestId("settings").getByRole("button", { name: "Save" }).click();
+    await expectToast(page, "Saved");
+    await openSettings("logs");
+    await page.getByRole("tab", { name: "Error log" }).click();
+    await page.getByTestId("logs").waitFor();
+    await openSettings("engine");
+    await page.getByRole("button", { name: "Quick update" }).click();
+    await expectToast(page, /Engine updated: \d+ ports applied/);
+    await openSettings("rms");
+    await page.getByTestId("settings").getByRole("button", { name: "Save" }).click();
+    await openSettings("system");
+    await page
+      .getByTestId("system-info")
+      .getByText(/[0-9a-f]{8}-[0-9a-f]{4}/)
+      .waitFor();
+    await openSettings("ipcoming");
+    await openSettings("about");
+    await page.getByTestId("about").waitFor();
+    await shot(page, "16-settings-about");
+    await closeModal("settings");
+  });
+
+  test("group control: all three fields required, add and delete a client", async () => {
+    await page.getByRole("link", { name: "Group control" }).click();
+    await page.getByRole("button", { name: "Add client" }).click();
+    const form = page.getByTestId("client-form");
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.getByText("All three configurations are mandatory").waitFor();
+    await form.locator('input[name="address"]').fill("http://127.0.0.1:9");
+    await form.locator('input[name="token"]').fill("0123456789abcdef0123");
+    await form.locator('input[name="remark"]').fill("rack-b");
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.waitFor({ state: "detached" });
+    const r = page.getByTestId("client-table").getByRole("row", { name: /rack-b/ });
+    await r.getByText("Offline").waitFor();
+    await shot(page, "17-control-client");
+    await r.getByRole("button", { name: "Delete" }).click();
+    await confirm(page);
+    await r.waitFor({ state: "detached" });
+  });
+
+  test("pool node: add port needs complete information", async () => {
+    await page.getByRole("link", { name: "Pool node" }).click();
+    await page.getByRole("button", { name: "Add pool-node port" }).click();
+    await page.getByTestId("add-node-port").getByRole("button", { name: "Save" }).click();
+    await page.getByTestId("add-node-port").getByText("Please fill in complete information").waitFor();
+    await closeModal("add-node-port");
+  });
+});
+
+describe("theme, language, phone", () => {
+  test("light theme and back", async () => {
+    await page.getByRole("link", { name: "Pool proxy", exact: true }).click();
+    await page.getByTestId("theme-toggle").click();
+    await page.waitForFunction(() => document.documentElement.classList.contains("light"));
+    await shot(page, "18-pool-light");
+    await page.getByTestId("theme-toggle").click();
+    await page.waitForFunction(() => document.documentElement.classList.contains("dark"));
+  });
+
+  test("Chinese and Russian, then English again", async () => {
+    await page.selectOption("#lang-select", "zh-CN");
+    await page.getByRole("link", { name: "矿池代理" }).waitFor();
+    await page.getByTestId("add-port").click();
+    await page.getByRole("heading", { name: "添加端口" }).waitFor();
+    await shot(page, "19-editor-zh");
+    await page.keyboard.press("Escape");
+    await page.selectOption("#lang-select", "ru");
+    await page.getByRole("link", { name: "Прокси пулов" }).waitFor();
+    await shot(page, "20-pool-ru");
+    await page.selectOption("#lang-select", "en");
+    await page.getByRole("link", { name: "Pool proxy", exact: true }).waitFor();
+  });
+
+  test("phone-sized screen: menu button opens the navigation", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole("button", { name: /Menu/ }).click();
+    await page.getByRole("link", { name: "Overview" }).click();
+    await page.getByTestId("dashboard").waitFor();
+    await shot(page, "21-phone-dashboard");
+    await page.getByRole("button", { name: /Menu/ }).click();
+    await page.getByRole("link", { name: "Pool proxy", exact: true }).click();
+    await page.getByTestId("port-table").waitFor();
+    await shot(page, "22-phone-pool");
+    await page.setViewportSize({ width: 1280, height: 860 });
+  });
+});
+
+describe("session", () => {
+  test("a revoked token sends the user to the login page", async () => {
+    await page.evaluate(async () => {
+      const token = localStorage.getItem("pithead.token");
+      await fetch("/api/_/logout", { method: "POST", headers: { Authorization: `Bearer ${token}` } });
+    });
+    await page.getByRole("link", { name: "Overview" }).click();
+    await page.waitForURL(/\/login$/);
+  });
+
+  test("change username and password signs out; the new credentials work; the warning is gone", async () => {
+    await login(page, server.url, "admin", server.password());
+    await openSettings("account");
+    const f = page.getByTestId("change-user");
+    await f.locator('input[name="username"]').fill("admin");
+    await f.locator('input[name="newUsername"]').fill("operator");
+    await f.locator('input[name="newUsername2"]').fill("operator");
+    await f.locator('input[name="password"]').fill(server.password());
+    await f.locator('input[name="newPassword"]').fill("correct-horse-9");
+    await f.locator('input[name="newPassword2"]').fill("correct-horse-9");
+    await f.getByRole("button", { name: "Save" }).click();
+    await page.waitForURL(/\/login$/);
+    await login(page, server.url, "operator", "correct-horse-9");
+    await page.getByTestId("warn-route").waitFor();
+    expect(await page.getByTestId("warn-default").count()).toBe(0);
+    expect(await page.getByTestId("whoami").textContent()).toBe("operator");
+  });
+
+  test("secure route: saved, the page moves to the new address after 3 s, the console works there", async () => {
+    await openSettings("web");
+    await page.fill('input[name="route"]', "Farm");
+    await page.getByTestId("route-form").getByRole("button", { name: "Save" }).click();
+    await page.getByTestId("route-form").getByRole("status").waitFor();
+    await page.waitForURL(`${server.url}/Farm/system/index/chartcard`);
+    await page.getByTestId("dashboard").waitFor();
+    expect(await page.getByTestId("warn-route").count()).toBe(0);
+    await page.getByRole("link", { name: "Pool proxy", exact: true }).click();
+    await row(portA).waitFor();
+    expect(page.url()).toBe(`${server.url}/Farm/system/pool`);
+    await shot(page, "23-secure-route");
+  });
+
+  test("no uncaught page errors", () => {
+    expect(errors).toEqual([]);
+  });
+});
