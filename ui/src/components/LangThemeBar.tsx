@@ -1,14 +1,16 @@
 import { LANGUAGES, setLanguage, t } from "../lib/i18n.ts";
 import { type Language, prefs, setPref } from "../lib/prefs.ts";
+import { toast } from "../lib/toast.ts";
 import { useStore } from "../lib/use-store.ts";
 
 /** Language select and theme toggle, stored in the preferences. */
 export function LangThemeBar() {
   const p = useStore(prefs);
-  const pick = async (lang: Language) => {
-    await setLanguage(lang);
-    setPref("language", lang);
-  };
+  const pick = (lang: Language) =>
+    setLanguage(lang).then(
+      () => setPref("language", lang),
+      (e: unknown) => toast("err", t("err.chunk"), String(e)),
+    );
   return (
     <div class="flex items-center justify-end gap-2 text-sm">
       <label class="sr-only" for="lang-select">

@@ -32,6 +32,7 @@ export function ChartView({ cols, avg1, avg2 }: { cols: Columns; avg1: number; a
       {
         width: el.clientWidth || 600,
         height: 240,
+        scales: { x: { time: true, range: (_u, min, max) => [Math.min(min, max - 600), max] } },
         series: [
           {},
           {

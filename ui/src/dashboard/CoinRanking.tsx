@@ -10,9 +10,16 @@ import { useFetch } from "../lib/useFetch.ts";
 export function CoinRanking() {
   const [items] = useFetch(listPorts, [], 15_000);
   const rows = coinActivity(items ?? []);
+  const delays = rows.filter((r) => r.delay > 0);
+  const avg = delays.length ? Math.round(delays.reduce((a, r) => a + r.delay, 0) / delays.length) : 0;
   return (
     <section class={CARD} aria-label={t("dash.ranking")}>
-      <h2 class="mb-2 text-sm font-semibold">{t("dash.ranking")}</h2>
+      <div class="mb-2 flex items-baseline justify-between gap-2">
+        <h2 class="text-sm font-semibold">{t("dash.ranking")}</h2>
+        <span class="text-xs text-mute" data-testid="latency">
+          {t("dash.latency")}: {avg ? `${avg} ms` : "-"}
+        </span>
+      </div>
       <ol class="space-y-1 text-sm" data-testid="coin-ranking">
         {rows.map((r, i) => (
           <li key={r.coin} class="flex items-center gap-2">

@@ -16,7 +16,7 @@ export function OpLog() {
           <li key={r.id} class="flex gap-2">
             <span class="shrink-0 text-mute">{formatTime(r.at)}</span>
             <span class="shrink-0 text-mute">{r.address}</span>
-            <span class="break-all">{r.message}</span>
+            <span class="min-w-0 break-words">{r.message}</span>
           </li>
         ))}
         {rows && rows.length === 0 && <li class="text-mute">{t("common.empty")}</li>}

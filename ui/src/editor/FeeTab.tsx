@@ -1,5 +1,6 @@
-import { lazy, Suspense } from "preact/compat";
+import { Suspense } from "preact/compat";
 import { useState } from "preact/hooks";
+import { lazyNamed } from "../components/lazyNamed.ts";
 import { t } from "../lib/i18n.ts";
 import { emptyWallet, MAX_WALLETS, type WalletRow } from "../lib/port-form.ts";
 import { toast } from "../lib/toast.ts";
@@ -7,8 +8,8 @@ import { BTN_GHOST } from "../lib/ui.ts";
 import type { TabProps } from "./types.ts";
 import { WalletRowEditor } from "./WalletRowEditor.tsx";
 
-const SelectWallet = lazy(() =>
-  import("../dialogs/SelectPresetWallet.tsx").then((m) => ({ default: m.SelectPresetWallet })),
+const SelectWallet = lazyNamed(() =>
+  import("../dialogs/SelectPresetWallet.tsx").then((m) => m.SelectPresetWallet),
 );
 
 /** Fee wallets: up to ten rows; the last row cannot be removed. */

@@ -1,15 +1,14 @@
-import { lazy, Suspense } from "preact/compat";
+import { Suspense } from "preact/compat";
 import { useState } from "preact/hooks";
 import { Field } from "../components/Field.tsx";
+import { lazyNamed } from "../components/lazyNamed.ts";
 import { t } from "../lib/i18n.ts";
 import { CONNECT_MODES, type PortForm } from "../lib/port-form.ts";
 import { toast } from "../lib/toast.ts";
 import { INPUT_BASE } from "../lib/ui.ts";
 import { PingButton } from "./PingButton.tsx";
 
-const SelectPool = lazy(() =>
-  import("../dialogs/SelectPresetPool.tsx").then((m) => ({ default: m.SelectPresetPool })),
-);
+const SelectPool = lazyNamed(() => import("../dialogs/SelectPresetPool.tsx").then((m) => m.SelectPresetPool));
 
 interface Props {
   form: PortForm;

@@ -1,5 +1,6 @@
-import { lazy, Suspense } from "preact/compat";
+import { Suspense } from "preact/compat";
 import { useState } from "preact/hooks";
+import { lazyNamed } from "../components/lazyNamed.ts";
 import { del, get, post } from "../lib/api.ts";
 import type { WalletRowView } from "../lib/device-types.ts";
 import { formatHashrate, formatPercent } from "../lib/format.ts";
@@ -9,7 +10,7 @@ import { toast } from "../lib/toast.ts";
 import { BTN_GHOST, LINK, TD, TH } from "../lib/ui.ts";
 import { useFetch } from "../lib/useFetch.ts";
 
-const PumpDialog = lazy(() => import("../dialogs/PumpDialog.tsx").then((m) => ({ default: m.PumpDialog })));
+const PumpDialog = lazyNamed(() => import("../dialogs/PumpDialog.tsx").then((m) => m.PumpDialog));
 
 interface RatioItem {
   addr: string;

@@ -1,4 +1,5 @@
-import { lazy, Suspense } from "preact/compat";
+import { Suspense } from "preact/compat";
+import { lazyNamed } from "../components/lazyNamed.ts";
 import { CoinRanking } from "../dashboard/CoinRanking.tsx";
 import { Notice } from "../dashboard/Notice.tsx";
 import { OpLog } from "../dashboard/OpLog.tsx";
@@ -6,7 +7,7 @@ import { SysCards } from "../dashboard/SysCards.tsx";
 import { t } from "../lib/i18n.ts";
 import { CARD } from "../lib/ui.ts";
 
-const HashChart = lazy(() => import("../dashboard/HashChart.tsx").then((m) => ({ default: m.HashChart })));
+const HashChart = lazyNamed(() => import("../dashboard/HashChart.tsx").then((m) => m.HashChart));
 
 /** Overview: system cards, hashrate chart, coin ranking, operation log, notices. */
 export function Dashboard() {

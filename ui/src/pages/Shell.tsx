@@ -1,12 +1,13 @@
-import { lazy, Suspense } from "preact/compat";
+import { Suspense } from "preact/compat";
 import { useEffect, useState } from "preact/hooks";
 import { Navigate, Outlet, useLocation } from "react-router-dom";
+import { lazyNamed } from "../components/lazyNamed.ts";
 import { NavBar } from "../components/NavBar.tsx";
 import { Warnings } from "../components/Warnings.tsx";
 import { getToken } from "../lib/api.ts";
 import { beforeNavigate, loadSession } from "../lib/session.ts";
 
-const Settings = lazy(() => import("../settings/Settings.tsx").then((m) => ({ default: m.Settings })));
+const Settings = lazyNamed(() => import("../settings/Settings.tsx").then((m) => m.Settings));
 
 /** The dashboard shell: navigation, warnings, the page, and the settings panel on demand. */
 export function Shell() {

@@ -1,14 +1,11 @@
-import { lazy, Suspense } from "preact/compat";
+import { Suspense } from "preact/compat";
 import { useState } from "preact/hooks";
+import { lazyNamed } from "../components/lazyNamed.ts";
 import { t } from "../lib/i18n.ts";
 import { BTN_GHOST, BTN_PRIMARY } from "../lib/ui.ts";
 
-const ImportDialog = lazy(() =>
-  import("../dialogs/ImportDialog.tsx").then((m) => ({ default: m.ImportDialog })),
-);
-const ExportDialog = lazy(() =>
-  import("../dialogs/ExportDialog.tsx").then((m) => ({ default: m.ExportDialog })),
-);
+const ImportDialog = lazyNamed(() => import("../dialogs/ImportDialog.tsx").then((m) => m.ImportDialog));
+const ExportDialog = lazyNamed(() => import("../dialogs/ExportDialog.tsx").then((m) => m.ExportDialog));
 
 interface Props {
   coin: string;

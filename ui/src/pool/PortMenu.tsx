@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { useNavigate } from "react-router-dom";
 import { ask } from "../lib/confirm.ts";
 import { t } from "../lib/i18n.ts";
@@ -19,6 +19,20 @@ export function PortMenu({ item, onReload, onEdit, onClone, onHot }: Props) {
   const nav = useNavigate();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: Event) => {
+      if (e instanceof KeyboardEvent ? e.key === "Escape" : !box.current?.contains(e.target as Node))
+        setOpen(false);
+    };
+    document.addEventListener("mousedown", close);
+    document.addEventListener("keydown", close);
+    return () => {
+      document.removeEventListener("mousedown", close);
+      document.removeEventListener("keydown", close);
+    };
+  }, [open]);
   const id = item.server.id;
   const active = item.state === "active";
   const act = async (fn: () => Promise<unknown>, okKey: string, failKey: string) => {
@@ -57,7 +71,7 @@ export function PortMenu({ item, onReload, onEdit, onClone, onHot }: Props) {
     ["delete", "port.menu_delete"],
   ];
   return (
-    <div class="relative inline-block">
+    <div ref={box} class="relative inline-block">
       <button
         type="button"
         class="rounded border border-line px-2 py-0.5 hover:bg-panel2 disabled:opacity-50"
