@@ -1,6 +1,7 @@
 /**
  * Accepted work over time in fixed rings: fifteen one-minute buckets (current and 15 min) and
- * ninety-six quarter-hour buckets (4 h and 24 h). About 600 bytes per device, no per-share allocation.
+ * ninety-six quarter-hour buckets (4 h and 24 h). 444 bytes per window once work arrives (none
+ * before), no per-share allocation.
  */
 import type { HashrateView } from "../domain/engine.ts";
 
@@ -12,8 +13,8 @@ const QUARTERS = 96;
 const CURRENT_MINUTES = 3;
 
 export class HashrateWindow {
-  private readonly minutes = new Float64Array(MINUTES);
-  private readonly quarters = new Float32Array(QUARTERS);
+  private minutes: Float32Array | null = null;
+  private quarters: Float32Array | null = null;
   private minute = 0;
   private quarter = 0;
   private readonly since: number;
@@ -26,6 +27,8 @@ export class HashrateWindow {
 
   add(work: number, now: number): void {
     this.advance(now);
+    this.minutes ??= new Float32Array(MINUTES);
+    this.quarters ??= new Float32Array(QUARTERS);
     this.minutes[this.minute % MINUTES] += work;
     this.quarters[this.quarter % QUARTERS] += work;
   }
@@ -34,24 +37,26 @@ export class HashrateWindow {
     const m = Math.floor(now / MINUTE);
     if (m !== this.minute) {
       const steps = Math.min(m - this.minute, MINUTES);
-      for (let i = 1; i <= steps; i++) this.minutes[(this.minute + i) % MINUTES] = 0;
+      if (this.minutes) for (let i = 1; i <= steps; i++) this.minutes[(this.minute + i) % MINUTES] = 0;
       this.minute = m;
     }
     const q = Math.floor(now / QUARTER);
     if (q !== this.quarter) {
       const steps = Math.min(q - this.quarter, QUARTERS);
-      for (let i = 1; i <= steps; i++) this.quarters[(this.quarter + i) % QUARTERS] = 0;
+      if (this.quarters) for (let i = 1; i <= steps; i++) this.quarters[(this.quarter + i) % QUARTERS] = 0;
       this.quarter = q;
     }
   }
 
   private sumMinutes(n: number): number {
+    if (this.minutes === null) return 0;
     let s = 0;
     for (let i = 0; i < n; i++) s += this.minutes[(this.minute - i + MINUTES * 2) % MINUTES] as number;
     return s;
   }
 
   private sumQuarters(n: number): number {
+    if (this.quarters === null) return 0;
     let s = 0;
     for (let i = 0; i < n; i++) s += this.quarters[(this.quarter - i + QUARTERS * 2) % QUARTERS] as number;
     return s;

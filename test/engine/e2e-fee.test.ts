@@ -28,7 +28,7 @@ const rejected = (r: MinerReport) => [...r.rejected.values()].reduce((s, n) => s
 
 describe("fee diversion", () => {
   test("Efficient: a 2 % fee to a second pool converges on accepted work and no share is lost", async () => {
-    const { a, b, t } = await pools({}, { vardiff: { everyShares: 7, factor: 1.5 } });
+    const { a, b, t } = await pools({}, { vardiff: { everyShares: 10, factor: 1.1 } });
     const port = makePort({ pool_address: a.address, wallets: [feeWallet(1, "feeaddr", b.address, 0.02)] });
     const listen = await t.start(port);
     const r = await TestMiner.start({

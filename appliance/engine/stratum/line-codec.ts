@@ -1,6 +1,8 @@
 /**
  * Splits a byte stream into lines, bounded in length so that a peer cannot make us buffer without
- * limit. One splitter per socket; lines are delivered strictly in order.
+ * limit. One splitter per socket; lines are delivered strictly in order. Only complete lines are
+ * decoded (a newline byte never occurs inside a UTF-8 sequence), so one shared decoder serves every
+ * socket and an idle connection holds no decoder state.
  */
 
 /** Default maximum line: a Bitcoin notify with a long merkle branch stays well below 16 KiB. */
@@ -8,9 +10,13 @@ export const MAX_LINE_BYTES = 16 * 1024;
 
 export type LineSink = (line: string) => void;
 
+const decoder = new TextDecoder();
+const NL = 10;
+const CR = 13;
+
 export class LineSplitter {
-  private readonly decoder = new TextDecoder();
-  private partial = "";
+  private partial: Uint8Array | null = null;
+  private overflowed = false;
 
   constructor(
     private readonly maxLength: number,
@@ -19,32 +25,43 @@ export class LineSplitter {
     private readonly onOverflow: () => void,
   ) {}
 
-  private overflowed = false;
-
   push(chunk: Uint8Array): void {
     if (this.overflowed) return;
-    const text = this.partial + this.decoder.decode(chunk, { stream: true });
+    let bytes = chunk;
+    if (this.partial !== null) {
+      const joined = new Uint8Array(this.partial.length + chunk.length);
+      joined.set(this.partial, 0);
+      joined.set(chunk, this.partial.length);
+      bytes = joined;
+      this.partial = null;
+    }
     let start = 0;
     for (;;) {
-      const nl = text.indexOf("\n", start);
+      const nl = bytes.indexOf(NL, start);
       if (nl < 0) break;
       if (nl - start > this.maxLength) {
         this.overflow();
         return;
       }
       let end = nl;
-      if (end > start && text.charCodeAt(end - 1) === 13) end--;
-      if (end > start) this.onLine(text.slice(start, end));
+      if (end > start && bytes[end - 1] === CR) end--;
+      if (end > start) this.onLine(decoder.decode(bytes.subarray(start, end)));
       if (this.overflowed) return;
       start = nl + 1;
     }
-    this.partial = start === 0 ? text : text.slice(start);
-    if (this.partial.length > this.maxLength) this.overflow();
+    if (start < bytes.length) {
+      if (bytes.length - start > this.maxLength) {
+        this.overflow();
+        return;
+      }
+      // Copy: the socket may reuse the chunk's memory after this call.
+      this.partial = bytes.slice(start);
+    }
   }
 
   private overflow(): void {
     this.overflowed = true;
-    this.partial = "";
+    this.partial = null;
     this.onOverflow();
   }
 }

@@ -1,0 +1,68 @@
+/**
+ * Engine benchmarks for `make bench` (bench/run.ts calls runEngineBenchmarks). Run alone with
+ * `node_modules/.bin/bun bench/engine/index.ts`. Bounded: about a minute and a half on 2 cores.
+ */
+import {
+  addedLatency,
+  type FeeResult,
+  feeAccuracy,
+  type LatencyResult,
+  type MemoryResult,
+  memoryPerMiner,
+  sharesPerSecond,
+  type ThroughputResult,
+} from "./scenarios.ts";
+
+export interface EngineBenchmarks {
+  memory: MemoryResult[];
+  latency: LatencyResult;
+  throughput: ThroughputResult[];
+  fee: FeeResult;
+  /** the same figures as a markdown table */
+  markdown: string;
+}
+
+/** Pool mode holds one socket per miner, Efficient two; 9,000 keeps Efficient under 20,000 descriptors. */
+export async function runEngineBenchmarks(
+  log: (line: string) => void = console.log,
+): Promise<EngineBenchmarks> {
+  const memory: MemoryResult[] = [];
+  memory.push(await memoryPerMiner("Pool", 10_000));
+  log(`memory Pool: ${JSON.stringify(memory[0])}`);
+  memory.push(await memoryPerMiner("Efficient", 9_000));
+  log(`memory Efficient: ${JSON.stringify(memory[1])}`);
+  const latency = await addedLatency(5000, 5000);
+  log(`latency: ${JSON.stringify(latency)}`);
+  const throughput = [await sharesPerSecond("Efficient"), await sharesPerSecond("Pool")];
+  log(`throughput: ${JSON.stringify(throughput)}`);
+  const fee = await feeAccuracy(100_000, 0.02);
+  log(`fee: ${JSON.stringify(fee)}`);
+  const rows = [
+    ...memory.map((m) => [
+      `memory per miner, ${m.mode} mode, ${m.miners} miners`,
+      `${(m.bytesPerMiner / 1024).toFixed(2)} KB (proxy RSS ${m.rssMiB} MiB)`,
+    ]),
+    [
+      `added share latency at ${latency.sharesPerSecond}/s (p50 / p99)`,
+      `${latency.addedP50} ms / ${latency.addedP99} ms (direct ${latency.directP50}/${latency.directP99}, via proxy ${latency.proxyP50}/${latency.proxyP99})`,
+    ],
+    ...throughput.map((t) => [
+      `shares per second, one port, ${t.mode}`,
+      `${t.proxySharesPerSecond} (straight to the test pool: ${t.directSharesPerSecond})`,
+    ]),
+    [
+      `fee achieved vs configured, ${fee.shares} shares`,
+      `${(fee.achievedAtPools * 100).toFixed(4)} % vs ${(fee.configured * 100).toFixed(2)} % (error ${fee.errorPercentagePoints} pp; proxy reports ${(fee.achievedReported * 100).toFixed(4)} %)`,
+    ],
+  ];
+  const markdown = ["| what | measured |", "|---|---|", ...rows.map(([a, b]) => `| ${a} | ${b} |`)].join(
+    "\n",
+  );
+  return { memory, latency, throughput, fee, markdown };
+}
+
+if (import.meta.main) {
+  const r = await runEngineBenchmarks();
+  console.log(r.markdown);
+  process.exit(0);
+}

@@ -1,0 +1,36 @@
+/**
+ * The proxy under test, in its own process so that its memory is measured alone. Reads a Port as
+ * JSON from argv, starts an Engine, prints "READY <port>", then answers "mem" and "stats" on stdin.
+ */
+import type { Port } from "../../appliance/domain/port.ts";
+import { Engine } from "../../appliance/engine/engine.ts";
+
+const port = JSON.parse(process.argv[2] ?? "{}") as Port;
+const engine = new Engine({
+  tls: () => {
+    throw new Error("no TLS in benchmarks");
+  },
+  isIpBanned: () => false,
+  isWalletBanned: () => false,
+  log: () => {},
+  listenHostname: "127.0.0.1",
+  timing: { floodLinesPerSecond: 1_000_000, feeIdleMs: 60_000 },
+});
+await engine.apply(port);
+process.stdout.write(`READY ${engine.running(port.id)?.boundPort ?? 0}\n`);
+
+const decoder = new TextDecoder();
+for await (const chunk of Bun.stdin.stream()) {
+  for (const cmd of decoder.decode(chunk).split("\n")) {
+    if (cmd === "mem") {
+      Bun.gc(true);
+      const m = process.memoryUsage();
+      process.stdout.write(`MEM ${m.rss} ${m.heapUsed}\n`);
+    } else if (cmd === "stats") {
+      process.stdout.write(`STATS ${JSON.stringify(engine.live.portStats(port.id))}\n`);
+    } else if (cmd === "exit") {
+      await engine.shutdown();
+      process.exit(0);
+    }
+  }
+}

@@ -1,0 +1,68 @@
+/** Parent side of proxy-child.ts: spawn, wait for READY, ask for memory and statistics. */
+import type { Subprocess } from "bun";
+import type { PortStatsView } from "../../appliance/domain/engine.ts";
+import type { Port } from "../../appliance/domain/port.ts";
+
+export class ProxyProcess {
+  private buffer = "";
+  private readonly waiters: Array<{ prefix: string; resolve: (line: string) => void }> = [];
+
+  private constructor(private readonly child: Subprocess<"pipe", "pipe", "inherit">) {
+    void this.pump();
+  }
+
+  port = 0;
+
+  static async start(port: Port): Promise<ProxyProcess> {
+    const child = Bun.spawn([process.execPath, `${import.meta.dir}/proxy-child.ts`, JSON.stringify(port)], {
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "inherit",
+    });
+    const p = new ProxyProcess(child);
+    const ready = await p.next("READY ");
+    p.port = Number(ready.slice(6));
+    return p;
+  }
+
+  private async pump(): Promise<void> {
+    const decoder = new TextDecoder();
+    for await (const chunk of this.child.stdout) {
+      this.buffer += decoder.decode(chunk);
+      let nl = this.buffer.indexOf("\n");
+      while (nl >= 0) {
+        const line = this.buffer.slice(0, nl);
+        this.buffer = this.buffer.slice(nl + 1);
+        const i = this.waiters.findIndex((w) => line.startsWith(w.prefix));
+        if (i >= 0) this.waiters.splice(i, 1)[0]?.resolve(line);
+        nl = this.buffer.indexOf("\n");
+      }
+    }
+  }
+
+  private next(prefix: string): Promise<string> {
+    return new Promise((resolve) => this.waiters.push({ prefix, resolve }));
+  }
+
+  async memory(): Promise<{ rss: number; heap: number }> {
+    const p = this.next("MEM ");
+    this.child.stdin.write("mem\n");
+    this.child.stdin.flush();
+    const [rss, heap] = (await p).slice(4).split(" ").map(Number);
+    return { rss: rss as number, heap: heap as number };
+  }
+
+  async stats(): Promise<PortStatsView> {
+    const p = this.next("STATS ");
+    this.child.stdin.write("stats\n");
+    this.child.stdin.flush();
+    return JSON.parse((await p).slice(6)) as PortStatsView;
+  }
+
+  async stop(): Promise<void> {
+    this.child.stdin.write("exit\n");
+    this.child.stdin.flush();
+    await Promise.race([this.child.exited, Bun.sleep(5000)]);
+    this.child.kill();
+  }
+}

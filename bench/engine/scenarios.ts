@@ -1,0 +1,204 @@
+/**
+ * The engine benchmarks (design.md budgets): memory per miner, added share latency, shares per
+ * second of one port, fee accuracy over 100,000 shares. Each scenario is bounded in time.
+ */
+import { type Port, ProxyMode } from "../../appliance/domain/port.ts";
+import { feeWallet, makePort } from "../../test/support/stratum/port-fixture.ts";
+import { TestPool } from "../../test/support/stratum/test-pool.ts";
+import { Fleet, percentile } from "./fake-miner.ts";
+import { ProxyProcess } from "./proxy-process.ts";
+
+const benchPool = (difficulty = 1) =>
+  TestPool.start({
+    trustShares: true,
+    difficulty,
+    extranonce2Size: 8,
+    jobIntervalMs: 1000,
+    merkleBranches: 4,
+  });
+
+const portFor = (pool: TestPool, mode: number, extra: Partial<Port> = {}): Port =>
+  makePort({
+    pool_address: pool.address,
+    mode,
+    proxy_addr: "farm",
+    proxy_device: "bench",
+    limit_connections: 65535,
+    ...extra,
+  });
+
+export interface MemoryResult {
+  mode: "Pool" | "Efficient";
+  miners: number;
+  bytesPerMiner: number;
+  rssMiB: number;
+}
+
+export async function memoryPerMiner(mode: "Pool" | "Efficient", miners: number): Promise<MemoryResult> {
+  const pool = await benchPool();
+  const proxy = await ProxyProcess.start(
+    portFor(pool, mode === "Pool" ? ProxyMode.POOL : ProxyMode.EFFICIENT),
+  );
+  const warm = 200;
+  const first = new Fleet({ port: proxy.port, count: warm, user: (i) => `w${i}.r${i}` });
+  const rest = new Fleet({ port: proxy.port, count: miners - warm, user: (i) => `x${i}.r${i}` });
+  try {
+    await first.connect();
+    const before = await proxy.memory();
+    await rest.connect();
+    await Bun.sleep(500);
+    const after = await proxy.memory();
+    return {
+      mode,
+      miners,
+      bytesPerMiner: Math.round((after.rss - before.rss) / (miners - warm)),
+      rssMiB: Math.round(after.rss / 2 ** 20),
+    };
+  } finally {
+    first.close();
+    rest.close();
+    await proxy.stop();
+    pool.stop();
+  }
+}
+
+async function paced(fleet: Fleet, perSecond: number, ms: number, warmMs: number): Promise<number[]> {
+  const tickMs = 10;
+  const perTick = Math.max(1, Math.round((perSecond * tickMs) / 1000));
+  let cursor = 0;
+  const n = fleet.miners.length;
+  const timer = setInterval(() => {
+    for (let k = 0; k < perTick; k++) fleet.submit(cursor++ % n);
+  }, tickMs);
+  await Bun.sleep(warmMs);
+  fleet.latencies.length = 0;
+  fleet.recordLatency = true;
+  await Bun.sleep(ms);
+  clearInterval(timer);
+  fleet.recordLatency = false;
+  await Bun.sleep(200);
+  return [...fleet.latencies].sort((a, b) => a - b);
+}
+
+export interface LatencyResult {
+  sharesPerSecond: number;
+  directP50: number;
+  directP99: number;
+  proxyP50: number;
+  proxyP99: number;
+  addedP50: number;
+  addedP99: number;
+  samples: number;
+}
+
+export async function addedLatency(perSecond = 5000, ms = 5000): Promise<LatencyResult> {
+  const pool = await benchPool();
+  const proxy = await ProxyProcess.start(portFor(pool, ProxyMode.EFFICIENT));
+  const direct = new Fleet({ port: pool.port, count: 100, user: (i) => `d${i}.r` });
+  const via = new Fleet({ port: proxy.port, count: 100, user: (i) => `p${i}.r` });
+  try {
+    await direct.connect();
+    const d = await paced(direct, perSecond, ms, 1000);
+    direct.close();
+    await via.connect();
+    const p = await paced(via, perSecond, ms, 1000);
+    const r = (x: number) => Math.round(x * 1000) / 1000;
+    return {
+      sharesPerSecond: perSecond,
+      directP50: r(percentile(d, 50)),
+      directP99: r(percentile(d, 99)),
+      proxyP50: r(percentile(p, 50)),
+      proxyP99: r(percentile(p, 99)),
+      addedP50: r(percentile(p, 50) - percentile(d, 50)),
+      addedP99: r(percentile(p, 99) - percentile(d, 99)),
+      samples: p.length,
+    };
+  } finally {
+    direct.close();
+    via.close();
+    await proxy.stop();
+    pool.stop();
+  }
+}
+
+/** Keeps every miner at `depth` outstanding shares until `until` says stop. */
+async function saturate(fleet: Fleet, depth: number, until: () => boolean): Promise<void> {
+  const n = fleet.miners.length;
+  while (!until()) {
+    for (let i = 0; i < n; i++) while (fleet.outstanding(i) < depth && fleet.submit(i));
+    await Bun.sleep(1);
+  }
+}
+
+export interface ThroughputResult {
+  mode: "Pool" | "Efficient";
+  directSharesPerSecond: number;
+  proxySharesPerSecond: number;
+}
+
+export async function sharesPerSecond(mode: "Pool" | "Efficient", ms = 5000): Promise<ThroughputResult> {
+  const pool = await benchPool();
+  const proxy = await ProxyProcess.start(
+    portFor(pool, mode === "Pool" ? ProxyMode.POOL : ProxyMode.EFFICIENT),
+  );
+  const direct = new Fleet({ port: pool.port, count: 200, user: (i) => `d${i}.r` });
+  const via = new Fleet({ port: proxy.port, count: 200, user: (i) => `p${i}.r` });
+  try {
+    const rate = async (fleet: Fleet) => {
+      await fleet.connect();
+      const start = fleet.answered;
+      const t0 = performance.now();
+      await saturate(fleet, 16, () => performance.now() - t0 >= ms);
+      return Math.round(((fleet.answered - start) * 1000) / (performance.now() - t0));
+    };
+    const d = await rate(direct);
+    direct.close();
+    const p = await rate(via);
+    return { mode, directSharesPerSecond: d, proxySharesPerSecond: p };
+  } finally {
+    direct.close();
+    via.close();
+    await proxy.stop();
+    pool.stop();
+  }
+}
+
+export interface FeeResult {
+  shares: number;
+  configured: number;
+  achievedAtPools: number;
+  achievedReported: number;
+  errorPercentagePoints: number;
+  feeSessions: number;
+}
+
+export async function feeAccuracy(shares = 100_000, ratio = 0.02): Promise<FeeResult> {
+  const main = await benchPool(1);
+  // a fee pool with twice the difficulty: the split must hold in work, not in share count
+  const fee = await benchPool(2);
+  const proxy = await ProxyProcess.start(
+    portFor(main, ProxyMode.EFFICIENT, { wallets: [feeWallet(1, "feewallet", fee.address, ratio)] }),
+  );
+  const fleet = new Fleet({ port: proxy.port, count: 100, user: (i) => `m${i}.r` });
+  try {
+    await fleet.connect();
+    await saturate(fleet, 4, () => fleet.answered >= shares);
+    while (fleet.miners.some((_, i) => fleet.outstanding(i) > 0)) await Bun.sleep(10);
+    const feeWork = fee.workerWork("feewallet.fee");
+    const achievedAtPools = feeWork / (main.totalWork() + feeWork);
+    const stats = await proxy.stats();
+    return {
+      shares: fleet.answered,
+      configured: ratio,
+      achievedAtPools: Math.round(achievedAtPools * 1e6) / 1e6,
+      achievedReported: Math.round(stats.fee.achieved * 1e6) / 1e6,
+      errorPercentagePoints: Math.round((achievedAtPools - ratio) * 100 * 1e4) / 1e4,
+      feeSessions: stats.feeSessions,
+    };
+  } finally {
+    fleet.close();
+    await proxy.stop();
+    main.stop();
+    fee.stop();
+  }
+}
