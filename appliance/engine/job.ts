@@ -7,13 +7,20 @@ import { Method } from "./stratum/bitcoin/methods.ts";
 import { requestLine } from "./stratum/message.ts";
 import type { Upstream, UpstreamJob } from "./upstream.ts";
 
-/** Jobs kept per lane for late shares; older ones answer "stale". */
-export const JOBS_PER_LANE = 16;
+/**
+ * Jobs kept per dedicated lane for late shares (older ones answer "stale"): a job's coinbase is a
+ * kilobyte or more, and Efficient mode has a lane per miner. Shared lanes keep more, because every
+ * miner returning to one may hold its own re-issue.
+ */
+export const JOBS_PER_LANE = 2;
+export const jobsPerSharedLane = (miners: number): number => 16 + 2 * miners;
 
 /** The part of a lane a job needs: kept as an interface so Job does not depend on Lane. */
 export interface JobOrigin {
   readonly id: number;
   readonly target: string;
+  /** shared lanes send one job to many miners: worth caching its notify line */
+  readonly shared: boolean;
   /** the worker shares go up as on a shared lane; null: the miner's own upstream user */
   readonly user: string | null;
 }
@@ -63,8 +70,10 @@ export class Job {
       this.ntime,
       clean,
     ]);
-    if (clean) this.lineClean = line;
-    else this.lineDirty = line;
+    if (this.origin.shared) {
+      if (clean) this.lineClean = line;
+      else this.lineDirty = line;
+    }
     return line;
   }
 
@@ -89,6 +98,7 @@ export class JobTable {
     ntimeRoll: number,
     /** a job that must survive eviction (the lane's current one, while re-issues pile up) */
     keep: Job | null,
+    cap = JOBS_PER_LANE,
   ): Job {
     const id = (++this.seq).toString(16);
     const job = new Job(id, origin, upstream, source, framing, pad, ntimeRoll);
@@ -99,7 +109,7 @@ export class JobTable {
       this.perLane.set(origin.id, ids);
     }
     ids.push(id);
-    if (ids.length > JOBS_PER_LANE) {
+    while (ids.length > cap) {
       const at = keep !== null && ids[0] === keep.jobId ? 1 : 0;
       this.jobs.delete(ids.splice(at, 1)[0] as string);
     }
@@ -108,6 +118,15 @@ export class JobTable {
 
   get(jobId: string): Job | undefined {
     return this.jobs.get(jobId);
+  }
+
+  /** A clean job (new block): the pool answers "stale" to everything older, so forget it now. */
+  dropOlder(laneId: number, keep: Job): void {
+    const ids = this.perLane.get(laneId);
+    if (ids === undefined) return;
+    for (const id of ids) if (id !== keep.jobId) this.jobs.delete(id);
+    ids.length = 0;
+    ids.push(keep.jobId);
   }
 
   dropLane(laneId: number): void {

@@ -5,7 +5,7 @@
  */
 import type { LogLevel } from "../domain/engine.ts";
 import { type Framing, MAX_NTIME_ROLL, padFor, REFRAME_MIN_EXTRANONCE2 } from "./framing.ts";
-import type { Job, JobTable } from "./job.ts";
+import { JOBS_PER_LANE, type Job, type JobTable, jobsPerSharedLane } from "./job.ts";
 import type { Endpoint } from "./transport/endpoint.ts";
 import { Upstream, type UpstreamHandler, type UpstreamJob, type UpstreamOptions } from "./upstream.ts";
 
@@ -78,11 +78,20 @@ export class Lane implements UpstreamHandler {
     return this.closed;
   }
 
-  /** Resolves when the first session has subscribed (true) or failed before that (false). */
-  whenSubscribed(): Promise<boolean> {
+  /** Resolves true when the first session has subscribed, false on close or after `timeoutMs`. */
+  whenSubscribed(timeoutMs: number): Promise<boolean> {
     if (this.subscribedOnce) return Promise.resolve(true);
     if (this.closed) return Promise.resolve(false);
-    return new Promise((r) => this.subscribers.push(r));
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(false), timeoutMs);
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        const i = this.subscribers.indexOf(done);
+        if (i >= 0) this.subscribers.splice(i, 1);
+        resolve(ok);
+      };
+      this.subscribers.push(done);
+    });
   }
 
   /** Authorizes a user on this and every later session. */
@@ -108,19 +117,25 @@ export class Lane implements UpstreamHandler {
     if (cur.upstream !== this.upstream || !cur.upstream.isReady) return null;
     const n = ++this.reissues;
     if (cur.framing === "reframe" && cur.source.extranonce2Size > REFRAME_MIN_EXTRANONCE2 && n < 256) {
+      const pad = padFor(cur.source.extranonce2Size, n);
+      return this.host.jobs.issue(this, cur.upstream, cur.source, cur.framing, pad, 0, cur, this.jobCap());
+    }
+    if (n <= MAX_NTIME_ROLL)
       return this.host.jobs.issue(
         this,
         cur.upstream,
         cur.source,
         cur.framing,
-        padFor(cur.source.extranonce2Size, n),
-        0,
+        cur.pad,
+        n,
         cur,
+        this.jobCap(),
       );
-    }
-    if (n <= MAX_NTIME_ROLL)
-      return this.host.jobs.issue(this, cur.upstream, cur.source, cur.framing, cur.pad, n, cur);
     return null;
+  }
+
+  private jobCap(): number {
+    return this.shared ? jobsPerSharedLane(this.slots.size) : JOBS_PER_LANE;
   }
 
   /** Reconnect now (failover, fail-back, address change); miners stay and get the new session's jobs. */
@@ -149,7 +164,7 @@ export class Lane implements UpstreamHandler {
     this.upstream?.close("lane closed");
     this.upstream = null;
     this.host.jobs.dropLane(this.id);
-    for (const r of this.subscribers.splice(0)) r(false);
+    for (const r of [...this.subscribers]) r(false);
   }
 
   private connect(): void {
@@ -192,7 +207,7 @@ export class Lane implements UpstreamHandler {
     for (const [user, password] of this.users) void u.authorize(user, password);
     if (this.subscribedOnce) for (const m of this.miners) m.onLaneSession(this, u);
     this.subscribedOnce = true;
-    for (const r of this.subscribers.splice(0)) r(true);
+    for (const r of [...this.subscribers]) r(true);
     this.host.laneUp(this);
   }
 
@@ -206,7 +221,9 @@ export class Lane implements UpstreamHandler {
     this.reissues = 0;
     const first = this.current === null;
     const framing = this.framing === "auto" ? "passthrough" : this.framing;
-    const issued = this.host.jobs.issue(this, u, job, framing, padFor(job.extranonce2Size, 0), 0, null);
+    const pad = padFor(job.extranonce2Size, 0);
+    const issued = this.host.jobs.issue(this, u, job, framing, pad, 0, null, this.jobCap());
+    if (job.notify.cleanJobs) this.host.jobs.dropOlder(this.id, issued);
     this.current = issued;
     for (const m of this.miners) m.onLaneJob(this, issued);
     if (first) for (const m of [...this.waiting]) m.onLaneReady(this);

@@ -22,8 +22,9 @@ import {
   parseSubscribe,
 } from "./stratum/bitcoin/messages.ts";
 import { BIP320_MASK, Method } from "./stratum/bitcoin/methods.ts";
+import { LineSplitter, MAX_LINE_BYTES } from "./stratum/line-codec.ts";
 import { errorLine, parseMessage, requestLine, resultLine, type StratumId } from "./stratum/message.ts";
-import type { LineSink } from "./transport/line-writer.ts";
+import { type ByteSocket, type LineSink, LineWriter } from "./transport/line-writer.ts";
 import type { ShareTicket, Upstream, UpstreamJob } from "./upstream.ts";
 
 export type MinerState = "connected" | "subscribed" | "authorized" | "closed";
@@ -101,18 +102,25 @@ export class MinerSession implements LaneMiner {
   private strikes = 0;
   private windowStart = 0;
   private windowLines = 0;
-  private queue: string[] = [];
+  private queue: string[] | null = null;
   private busy = false;
   private loginTimer: ReturnType<typeof setTimeout> | null;
   private readonly slotText: string;
 
+  readonly splitter: LineSplitter;
+  readonly writer: LineWriter;
+  private readonly out: LineSink;
+
   constructor(
     private readonly host: MinerHost,
-    private readonly out: LineSink,
+    socket: ByteSocket,
     readonly ip: string,
     readonly slot: number,
   ) {
     this.slotText = slotHex(slot);
+    this.writer = new LineWriter(socket);
+    this.out = this.writer;
+    this.splitter = new LineSplitter(MAX_LINE_BYTES, this);
     this.loginTimer = setTimeout(() => this.close("login timeout"), host.timing.loginTimeoutMs);
   }
 
@@ -132,6 +140,7 @@ export class MinerSession implements LaneMiner {
       return;
     }
     if (this.busy) {
+      this.queue ??= [];
       if (this.queue.length >= MAX_QUEUED_LINES) {
         this.close("flood: too many lines while waiting for the pool");
         return;
@@ -143,12 +152,17 @@ export class MinerSession implements LaneMiner {
     if (pending !== undefined) this.await(pending);
   }
 
+  onOverflow(): void {
+    this.close("line too long");
+  }
+
   private await(p: Promise<void>): void {
     this.busy = true;
     p.catch((e: unknown) => this.close(`internal error: ${String(e)}`)).finally(() => {
       this.busy = false;
-      while (!this.busy && this.queue.length > 0 && this.state !== "closed") {
-        const next = this.handle(this.queue.shift() as string);
+      const q = this.queue;
+      while (!this.busy && q !== null && q.length > 0 && this.state !== "closed") {
+        const next = this.handle(q.shift() as string);
         if (next !== undefined) this.await(next);
       }
     });
@@ -229,10 +243,7 @@ export class MinerSession implements LaneMiner {
     this.main = lane;
     if (!lane.shared) {
       // Efficient/Compatible: the miner's own session must exist to know its extranonce sizes.
-      const ok = await Promise.race([
-        lane.whenSubscribed(),
-        Bun.sleep(this.host.timing.connectTimeoutMs * 2).then(() => false),
-      ]);
+      const ok = await lane.whenSubscribed(this.host.timing.connectTimeoutMs * 2);
       const u = lane.upstream;
       if (!ok || u === null || (this.state as MinerState) === "closed") {
         this.out.write(errorLine(id, new StratumError(ErrorCode.OTHER, "pool unavailable")));
@@ -537,7 +548,7 @@ export class MinerSession implements LaneMiner {
     this.state = "closed";
     if (this.loginTimer) clearTimeout(this.loginTimer);
     this.loginTimer = null;
-    this.queue = [];
+    this.queue = null;
     this.lane?.miners.delete(this);
     this.lane = null;
     if (this.main !== null && !this.main.shared) this.main.close();

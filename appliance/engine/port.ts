@@ -18,20 +18,12 @@ import { joinUser } from "./rewrite.ts";
 import { SharedSource } from "./shared-source.ts";
 import { BIP320_MASK } from "./stratum/bitcoin/methods.ts";
 import { hashesPerDifficulty } from "./stratum/bitcoin/target.ts";
-import { LineSplitter, MAX_LINE_BYTES } from "./stratum/line-codec.ts";
 import { type Endpoint, endpointText, parseEndpoint } from "./transport/endpoint.ts";
 import { startForward } from "./transport/forward.ts";
-import { LineWriter } from "./transport/line-writer.ts";
 import { type RunningListener, startListener } from "./transport/listener.ts";
 import { PROXY_AGENT, type UpstreamOptions } from "./upstream.ts";
 
 export const FORWARD_CATEGORY = "nginx";
-
-interface Conn {
-  miner: MinerSession;
-  splitter: LineSplitter;
-  writer: LineWriter;
-}
 
 interface IpRecord {
   connections: number;
@@ -145,7 +137,7 @@ export class ProxyPort implements MinerHost, LaneHost {
         },
       );
     } else {
-      this.listener = startListener<Conn>(
+      this.listener = startListener<MinerSession>(
         this.hostname,
         this.config.port,
         this.config.protocol,
@@ -153,22 +145,16 @@ export class ProxyPort implements MinerHost, LaneHost {
         {
           open: (socket, ip) => {
             if (!admit(ip)) return null;
-            const writer = new LineWriter(socket);
-            const miner = new MinerSession(this, writer, ip, this.allocSlot());
-            const splitter = new LineSplitter(
-              MAX_LINE_BYTES,
-              (line) => miner.onLine(line),
-              () => miner.close("line too long"),
-            );
+            const miner = new MinerSession(this, socket, ip, this.allocSlot());
             this.connections++;
             this.miners.add(miner);
             const rec = this.ips.get(ip);
             if (rec) rec.connections++;
-            return { miner, splitter, writer };
+            return miner;
           },
-          data: (c, chunk) => c.splitter.push(chunk),
-          drain: (c) => c.writer.drain(),
-          close: (c) => c.miner.close("miner closed the connection"),
+          data: (m, chunk) => m.splitter.push(chunk),
+          drain: (m) => m.writer.drain(),
+          close: (m) => m.close("miner closed the connection"),
         },
       );
       if (this.config.mode === ProxyMode.POOL) this.openPoolMain();

@@ -3,7 +3,7 @@
  * subscribes, authorizes any number of workers and relays shares through a pending-request table.
  * It knows nothing of miners; its owner (a Lane) decides what to do with jobs and closures.
  */
-import type { Socket } from "bun";
+import type { Socket, SocketHandler } from "bun";
 import { ErrorCode, readPoolError, StratumError } from "./stratum/bitcoin/errors.ts";
 import {
   type Notify,
@@ -16,6 +16,7 @@ import {
   parseVersionMask,
 } from "./stratum/bitcoin/messages.ts";
 import { BIP320_MASK, Method } from "./stratum/bitcoin/methods.ts";
+import { intern } from "./stratum/intern.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "./stratum/line-codec.ts";
 import { parseMessage, requestLine, resultLine, type StratumId } from "./stratum/message.ts";
 import { type Endpoint, endpointText } from "./transport/endpoint.ts";
@@ -64,6 +65,17 @@ type Pending =
 
 let nextUpstreamId = 1;
 
+/** One handler table for every upstream socket: no closures per session. */
+const UPSTREAM_HANDLERS: SocketHandler<Upstream> = {
+  // Bun drops TLS writes made before the handshake completes.
+  handshake: (s) => s.data.begin(s),
+  data: (s, chunk) => s.data.onSocketData(chunk),
+  drain: (s) => s.data.onSocketDrain(),
+  close: (s) => s.data.onSocketClose(null),
+  error: (s, e) => s.data.onSocketClose(`socket error: ${e.message}`),
+  connectError: (s, e) => s.data.onSocketClose(`connect failed: ${e.message}`),
+};
+
 export class Upstream {
   readonly id = nextUpstreamId++;
   state: UpstreamState = "connecting";
@@ -74,7 +86,8 @@ export class Upstream {
   job: UpstreamJob | null = null;
   readonly authorized = new Set<string>();
   private nextDifficulty = 1;
-  private socket: Socket<undefined> | null = null;
+  private socket: Socket<Upstream> | null = null;
+  private readonly splitter = new LineSplitter(MAX_LINE_BYTES * 4, this);
   private writer: LineWriter | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
@@ -99,25 +112,13 @@ export class Upstream {
 
   start(): void {
     this.arm(this.opts.connectTimeoutMs, "connect/subscribe timeout");
-    const splitter = new LineSplitter(
-      MAX_LINE_BYTES * 4,
-      (line) => this.onLine(line),
-      () => this.close("line too long from pool"),
-    );
-    Bun.connect({
+    Bun.connect<Upstream>({
       hostname: this.endpoint.host,
       port: this.endpoint.port,
       // Pools commonly use self-signed certificates; the session is still encrypted.
       ...(this.endpoint.tls ? { tls: { rejectUnauthorized: false } } : {}),
-      socket: {
-        // Bun drops TLS writes made before the handshake completes.
-        handshake: (socket) => this.begin(socket),
-        data: (_s, chunk) => splitter.push(chunk),
-        drain: () => this.writer?.drain(),
-        close: () => this.close(this.closeReason || "closed by pool"),
-        error: (_s, e) => this.close(`socket error: ${e.message}`),
-        connectError: (_s, e) => this.close(`connect failed: ${e.message}`),
-      },
+      data: this,
+      socket: UPSTREAM_HANDLERS,
     }).then(
       (socket) => {
         if (!this.endpoint.tls) this.begin(socket);
@@ -126,7 +127,24 @@ export class Upstream {
     );
   }
 
-  private begin(socket: Socket<undefined>): void {
+  onOverflow(): void {
+    this.close("line too long from pool");
+  }
+
+  /** @internal socket events, through the shared handler table */
+  onSocketData(chunk: Uint8Array): void {
+    this.splitter.push(chunk);
+  }
+
+  onSocketDrain(): void {
+    this.writer?.drain();
+  }
+
+  onSocketClose(why: string | null): void {
+    this.close(why ?? (this.closeReason || "closed by pool"));
+  }
+
+  begin(socket: Socket<Upstream>): void {
     if (this.state === "closed") {
       socket.end();
       return;
@@ -230,7 +248,7 @@ export class Upstream {
     this.writer?.write(resultLine(id, result));
   }
 
-  private onLine(line: string): void {
+  onLine(line: string): void {
     if (this.state === "closed") return;
     const m = parseMessage(line);
     if (m === null) {
@@ -256,6 +274,10 @@ export class Upstream {
         this.jobs++;
         if (this.retiring !== null) return;
         this.arm(this.opts.jobTimeoutMs, "no job from pool in time");
+        n.prevHash = intern(n.prevHash);
+        n.coinb1 = intern(n.coinb1);
+        n.coinb2 = intern(n.coinb2);
+        n.merkleBranch = n.merkleBranch.map(intern);
         this.job = {
           notify: n,
           difficulty: this.nextDifficulty,

@@ -13,8 +13,8 @@ const QUARTERS = 96;
 const CURRENT_MINUTES = 3;
 
 export class HashrateWindow {
-  private minutes: Float32Array | null = null;
-  private quarters: Float32Array | null = null;
+  /** one allocation: MINUTES one-minute buckets, then QUARTERS quarter-hour buckets */
+  private rings: Float32Array | null = null;
   private minute = 0;
   private quarter = 0;
   private readonly since: number;
@@ -27,38 +27,39 @@ export class HashrateWindow {
 
   add(work: number, now: number): void {
     this.advance(now);
-    this.minutes ??= new Float32Array(MINUTES);
-    this.quarters ??= new Float32Array(QUARTERS);
-    this.minutes[this.minute % MINUTES] += work;
-    this.quarters[this.quarter % QUARTERS] += work;
+    this.rings ??= new Float32Array(MINUTES + QUARTERS);
+    this.rings[this.minute % MINUTES] += work;
+    this.rings[MINUTES + (this.quarter % QUARTERS)] += work;
   }
 
   private advance(now: number): void {
     const m = Math.floor(now / MINUTE);
     if (m !== this.minute) {
       const steps = Math.min(m - this.minute, MINUTES);
-      if (this.minutes) for (let i = 1; i <= steps; i++) this.minutes[(this.minute + i) % MINUTES] = 0;
+      if (this.rings) for (let i = 1; i <= steps; i++) this.rings[(this.minute + i) % MINUTES] = 0;
       this.minute = m;
     }
     const q = Math.floor(now / QUARTER);
     if (q !== this.quarter) {
       const steps = Math.min(q - this.quarter, QUARTERS);
-      if (this.quarters) for (let i = 1; i <= steps; i++) this.quarters[(this.quarter + i) % QUARTERS] = 0;
+      if (this.rings)
+        for (let i = 1; i <= steps; i++) this.rings[MINUTES + ((this.quarter + i) % QUARTERS)] = 0;
       this.quarter = q;
     }
   }
 
   private sumMinutes(n: number): number {
-    if (this.minutes === null) return 0;
+    if (this.rings === null) return 0;
     let s = 0;
-    for (let i = 0; i < n; i++) s += this.minutes[(this.minute - i + MINUTES * 2) % MINUTES] as number;
+    for (let i = 0; i < n; i++) s += this.rings[(this.minute - i + MINUTES * 2) % MINUTES] as number;
     return s;
   }
 
   private sumQuarters(n: number): number {
-    if (this.quarters === null) return 0;
+    if (this.rings === null) return 0;
     let s = 0;
-    for (let i = 0; i < n; i++) s += this.quarters[(this.quarter - i + QUARTERS * 2) % QUARTERS] as number;
+    for (let i = 0; i < n; i++)
+      s += this.rings[MINUTES + ((this.quarter - i + QUARTERS * 2) % QUARTERS)] as number;
     return s;
   }
 

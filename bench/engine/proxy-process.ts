@@ -13,8 +13,10 @@ export class ProxyProcess {
 
   port = 0;
 
-  static async start(port: Port): Promise<ProxyProcess> {
-    const child = Bun.spawn([process.execPath, `${import.meta.dir}/proxy-child.ts`, JSON.stringify(port)], {
+  /** `port` null starts the bare-socket baseline instead of the proxy. */
+  static async start(port: Port | null): Promise<ProxyProcess> {
+    const script = port === null ? ["bare-child.ts"] : ["proxy-child.ts", JSON.stringify(port)];
+    const child = Bun.spawn([process.execPath, `${import.meta.dir}/${script[0]}`, ...script.slice(1)], {
       stdin: "pipe",
       stdout: "pipe",
       stderr: "inherit",

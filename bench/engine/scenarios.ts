@@ -28,24 +28,33 @@ const portFor = (pool: TestPool, mode: number, extra: Partial<Port> = {}): Port 
   });
 
 export interface MemoryResult {
-  mode: "Pool" | "Efficient";
+  mode: "Pool" | "Efficient" | "bare Bun socket server";
   miners: number;
   bytesPerMiner: number;
   rssMiB: number;
 }
 
-export async function memoryPerMiner(mode: "Pool" | "Efficient", miners: number): Promise<MemoryResult> {
+export async function memoryPerMiner(mode: MemoryResult["mode"], miners: number): Promise<MemoryResult> {
   const pool = await benchPool();
+  const bare = mode === "bare Bun socket server";
   const proxy = await ProxyProcess.start(
-    portFor(pool, mode === "Pool" ? ProxyMode.POOL : ProxyMode.EFFICIENT),
+    bare ? null : portFor(pool, mode === "Pool" ? ProxyMode.POOL : ProxyMode.EFFICIENT),
   );
   const warm = 200;
   const first = new Fleet({ port: proxy.port, count: warm, user: (i) => `w${i}.r${i}` });
   const rest = new Fleet({ port: proxy.port, count: miners - warm, user: (i) => `x${i}.r${i}` });
   try {
+    // Every miner has mined a little (its device, hashrate rings and job table entries exist).
+    const mine = async (f: Fleet) => {
+      const target = f.answered + f.miners.length * 2;
+      for (let i = 0; i < f.miners.length; i++) f.submit(i) && f.submit(i);
+      while (f.answered < target) await Bun.sleep(20);
+    };
     await first.connect();
+    if (!bare) await mine(first);
     const before = await proxy.memory();
     await rest.connect();
+    if (!bare) await mine(rest);
     await Bun.sleep(500);
     const after = await proxy.memory();
     return {
@@ -63,7 +72,8 @@ export async function memoryPerMiner(mode: "Pool" | "Efficient", miners: number)
 }
 
 async function paced(fleet: Fleet, perSecond: number, ms: number, warmMs: number): Promise<number[]> {
-  const tickMs = 10;
+  // small, frequent batches: bursts would measure queueing in the generator, not the proxy
+  const tickMs = 2;
   const perTick = Math.max(1, Math.round((perSecond * tickMs) / 1000));
   let cursor = 0;
   const n = fleet.miners.length;

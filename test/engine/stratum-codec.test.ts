@@ -8,7 +8,7 @@ import {
   parseSubmit,
   parseSubscribeResult,
 } from "../../appliance/engine/stratum/bitcoin/messages.ts";
-import { LineSplitter } from "../../appliance/engine/stratum/line-codec.ts";
+import { LineSplitter, lineSink } from "../../appliance/engine/stratum/line-codec.ts";
 import { parseMessage } from "../../appliance/engine/stratum/message.ts";
 
 const enc = new TextEncoder();
@@ -18,8 +18,10 @@ describe("LineSplitter", () => {
     const lines: string[] = [];
     const s = new LineSplitter(
       100,
-      (l) => lines.push(l),
-      () => lines.push("OVERFLOW"),
+      lineSink(
+        (l) => lines.push(l),
+        () => lines.push("OVERFLOW"),
+      ),
     );
     s.push(enc.encode('{"a":'));
     s.push(enc.encode('1}\r\n\n{"b":2}\n{"c"'));
@@ -31,8 +33,10 @@ describe("LineSplitter", () => {
     const out: string[] = [];
     const s = new LineSplitter(
       8,
-      (l) => out.push(l),
-      () => out.push("OVERFLOW"),
+      lineSink(
+        (l) => out.push(l),
+        () => out.push("OVERFLOW"),
+      ),
     );
     s.push(enc.encode("ok\n0123456789"));
     s.push(enc.encode("more\nx\n"));
@@ -43,8 +47,10 @@ describe("LineSplitter", () => {
     const out: string[] = [];
     const s = new LineSplitter(
       100,
-      (l) => out.push(l),
-      () => {},
+      lineSink(
+        (l) => out.push(l),
+        () => {},
+      ),
     );
     const bytes = enc.encode("矿工\n");
     s.push(bytes.subarray(0, 2));

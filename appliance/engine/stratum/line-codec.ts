@@ -8,7 +8,18 @@
 /** Default maximum line: a Bitcoin notify with a long merkle branch stays well below 16 KiB. */
 export const MAX_LINE_BYTES = 16 * 1024;
 
-export type LineSink = (line: string) => void;
+/** Receives the lines of one socket; an object, not closures, so a connection costs one allocation. */
+export interface LineSink {
+  onLine(line: string): void;
+  /** a line exceeded the bound; nothing is delivered afterwards */
+  onOverflow(): void;
+}
+
+/** A sink from two functions, for code where allocation per socket does not matter. */
+export const lineSink = (onLine: (line: string) => void, onOverflow: () => void): LineSink => ({
+  onLine,
+  onOverflow,
+});
 
 const decoder = new TextDecoder();
 const NL = 10;
@@ -20,9 +31,7 @@ export class LineSplitter {
 
   constructor(
     private readonly maxLength: number,
-    private readonly onLine: LineSink,
-    /** Called once when a line exceeds the bound; the splitter stops delivering afterwards. */
-    private readonly onOverflow: () => void,
+    private readonly sink: LineSink,
   ) {}
 
   push(chunk: Uint8Array): void {
@@ -45,7 +54,7 @@ export class LineSplitter {
       }
       let end = nl;
       if (end > start && bytes[end - 1] === CR) end--;
-      if (end > start) this.onLine(decoder.decode(bytes.subarray(start, end)));
+      if (end > start) this.sink.onLine(decoder.decode(bytes.subarray(start, end)));
       if (this.overflowed) return;
       start = nl + 1;
     }
@@ -62,6 +71,6 @@ export class LineSplitter {
   private overflow(): void {
     this.overflowed = true;
     this.partial = null;
-    this.onOverflow();
+    this.sink.onOverflow();
   }
 }

@@ -21,7 +21,7 @@ import {
   rollVersion,
 } from "../../../appliance/engine/stratum/bitcoin/pow.ts";
 import { targetForDifficulty } from "../../../appliance/engine/stratum/bitcoin/target.ts";
-import { LineSplitter } from "../../../appliance/engine/stratum/line-codec.ts";
+import { LineSplitter, lineSink } from "../../../appliance/engine/stratum/line-codec.ts";
 import { parseMessage, requestLine } from "../../../appliance/engine/stratum/message.ts";
 
 export interface TestMinerOptions {
@@ -141,8 +141,10 @@ export class TestMiner {
   private async connect(): Promise<void> {
     const splitter = new LineSplitter(
       64 * 1024,
-      (l) => this.onLine(l),
-      () => this.socket?.end(),
+      lineSink(
+        (l) => this.onLine(l),
+        () => this.socket?.end(),
+      ),
     );
     try {
       this.socket = await Bun.connect({

@@ -13,7 +13,7 @@ import {
 } from "../../../appliance/engine/stratum/bitcoin/messages.ts";
 import { Method } from "../../../appliance/engine/stratum/bitcoin/methods.ts";
 import { checkShare, rollVersion } from "../../../appliance/engine/stratum/bitcoin/pow.ts";
-import { LineSplitter } from "../../../appliance/engine/stratum/line-codec.ts";
+import { LineSplitter, lineSink } from "../../../appliance/engine/stratum/line-codec.ts";
 import {
   errorLine,
   parseMessage,
@@ -135,8 +135,10 @@ export class TestPool {
             s,
             new LineSplitter(
               64 * 1024,
-              (line) => this.onLine(s, c, line),
-              () => s.end(),
+              lineSink(
+                (line) => this.onLine(s, c, line),
+                () => s.end(),
+              ),
             ),
           );
         },
