@@ -27,10 +27,12 @@ export async function runEngineBenchmarks(
   log: (line: string) => void = console.log,
 ): Promise<EngineBenchmarks> {
   const memory: MemoryResult[] = [];
+  memory.push(await memoryPerMiner("bare Bun socket server", 10_000));
+  log(`memory baseline: ${JSON.stringify(memory[0])}`);
   memory.push(await memoryPerMiner("Pool", 10_000));
-  log(`memory Pool: ${JSON.stringify(memory[0])}`);
+  log(`memory Pool: ${JSON.stringify(memory[1])}`);
   memory.push(await memoryPerMiner("Efficient", 9_000));
-  log(`memory Efficient: ${JSON.stringify(memory[1])}`);
+  log(`memory Efficient: ${JSON.stringify(memory[2])}`);
   const latency = await addedLatency(5000, 5000);
   log(`latency: ${JSON.stringify(latency)}`);
   const throughput = [await sharesPerSecond("Efficient"), await sharesPerSecond("Pool")];
