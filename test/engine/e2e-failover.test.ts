@@ -80,4 +80,32 @@ describe("main ↔ standby", () => {
     expect(r.reconnectRequests).toBe(0);
     expect(r.accepted).toBe(a.accepted + c.accepted);
   });
+
+  test("passthrough miner with extranonce.subscribe gets set_extranonce when its session is replaced", async () => {
+    const pool = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 2 });
+    const t = makeEngine();
+    cleanup.push(
+      () => pool.stop(),
+      () => t.engine.shutdown(),
+    );
+    const listen = await t.start(makePort({ pool_address: pool.address }));
+    const miner = TestMiner.start({
+      port: listen,
+      user: "old.rig",
+      extranonceSubscribe: true,
+      maxShares: 1_000_000,
+      maxMs: 60_000,
+    });
+    cleanup.push(() => miner.stop());
+    await until(() => pool.accepted >= 20);
+    const firstEn1 = miner.report.extranonce1;
+    const poolPort = pool.port;
+    pool.stop();
+    pool.listen(poolPort);
+    await until(() => miner.report.setExtranonce >= 1 && pool.accepted >= 40);
+    const r = await miner.finish();
+    expect(r.disconnects).toBe(0);
+    expect(r.extranonce1).not.toBe(firstEn1);
+    expect([...r.rejected.keys()].filter((c) => c !== 21)).toEqual([]);
+  });
 });

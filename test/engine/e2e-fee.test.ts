@@ -175,4 +175,18 @@ describe("fee diversion", () => {
     expect(byWallet.get("plain")?.feeAchieved).toBeGreaterThan(0.04);
     expect(byWallet.get("plain")?.feeAchieved).toBeLessThan(0.06);
   });
+
+  test("Efficient with a 2-byte extranonce2 upstream: passthrough framing, fee falls back to Compatible", async () => {
+    const { a, b, t } = await pools({ extranonce2Size: 2 });
+    const port = makePort({ pool_address: a.address, wallets: [feeWallet(1, "feeaddr", b.address, 0.1)] });
+    const listen = await t.start(port);
+    const r = await TestMiner.start({ port: listen, user: "wal.rig", maxShares: 500, maxMs: 60_000 }).done;
+    expect(r.extranonce2Size).toBe(2);
+    expect(r.accepted).toBe(500);
+    expect(b.accepted).toBe(0);
+    const share = a.workerWork("feeaddr.fee") / a.totalWork();
+    expect(share).toBeGreaterThan(0.08);
+    expect(share).toBeLessThan(0.12);
+    expect(t.logs.some((l) => l.includes("using Compatible fee"))).toBe(true);
+  });
 });
