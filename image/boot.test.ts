@@ -122,8 +122,16 @@ describe("appliance image", () => {
     const m = await waitSerial(/first password: (\S+)/);
     const password = m[1] as string;
     const base = `http://127.0.0.1:${port}`;
-    const health = (await (await fetch(`${base}/healthz`)).json()) as { ok: boolean };
-    expect(health.ok).toBe(true);
+    // The password is written just before the console listens, and the guest's network comes up
+    // in parallel: ask until the forwarded port answers.
+    let health: { ok?: boolean } = {};
+    while (health.ok !== true) {
+      health = await fetch(`${base}/healthz`)
+        .then((r) => r.json() as Promise<{ ok?: boolean }>)
+        .catch(() => ({}));
+      if (health.ok !== true) await Bun.sleep(500);
+      if (qemu?.exitCode !== null) throw new Error(`qemu exited:\n${serial.slice(-3000)}`);
+    }
     const token = await login(base, password, CAPTCHA);
     expect(token.length).toBeGreaterThan(16);
 
