@@ -343,3 +343,27 @@ describe("live state before any miner connects", () => {
     expect((await t.client.get("/api/device/stats")).body).toMatchObject({ online: 0 });
   });
 });
+
+describe("answers", () => {
+  test("a large JSON answer is gzipped for a client that accepts it", async () => {
+    for (let i = 0; i < 40; i++) await create();
+    const res = await fetch(`${t.app.url()}/api/ports`, {
+      headers: { authorization: `Bearer ${t.client.token}`, "accept-encoding": "gzip" },
+      decompress: false,
+    });
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+    const items = JSON.parse(
+      new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await res.arrayBuffer()))),
+    ).items;
+    expect(items.length).toBeGreaterThanOrEqual(40);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+
+  test("the device list pages on request and refuses bad page parameters", async () => {
+    const id = (await create()).body.id;
+    const page = await t.client.get(`/api/port/${id}/workers?limit=10&sort=hashrate&order=desc`);
+    expect(page.body).toEqual({ total: 0, items: [] });
+    expect((await t.client.get(`/api/port/${id}/workers?limit=0`)).status).toBe(400);
+    expect((await t.client.get(`/api/port/${id}/workers?limit=5&sort=bogus`)).status).toBe(400);
+  });
+});

@@ -3,27 +3,29 @@ import type { LiveStats } from "../../domain/engine.ts";
 import { ok, parseBody } from "../body.ts";
 import { notFound } from "../errors.ts";
 import type { Route } from "../router.ts";
+import { devicePage } from "./device-page.ts";
 import { portOr404 } from "./port-guards.ts";
 
-/**
- * Calls that read live proxy state from the engine's in-memory registry (spec §7). They answer
- * with what is connected now: empty lists when no device is.
- */
 /** Per-port lists: path suffix → registry read. */
-const PORT_LISTS: [string, (live: LiveStats, portId: number) => unknown][] = [
-  ["workers", (l, id) => l.workers(id)],
+const PORT_LISTS: [string, (live: LiveStats, portId: number, query: URLSearchParams) => unknown][] = [
+  ["workers", (l, id, q) => devicePage(l.workers(id), q)],
   ["log", (l, id) => l.portLog(id)],
   ["ips", (l, id) => l.portIps(id)],
   ["g/workers", (l, id) => l.groupWorkers(id)],
   ["g/wallet/list", (l, id) => l.walletList(id)],
 ];
 
+/**
+ * Calls that read live proxy state from the engine's in-memory registry (spec §7). They answer
+ * with what is connected now: empty lists when no device is.
+ */
 export const liveRoutes: Route[] = [
   ...PORT_LISTS.map(
     ([suffix, read]): Route => ({
       method: "GET",
       path: `/api/port/:id/${suffix}`,
-      handler: ({ app, params }) => Response.json(read(app.engine.live, portOr404(app, params.id).id)),
+      handler: ({ app, params, url }) =>
+        Response.json(read(app.engine.live, portOr404(app, params.id).id, url.searchParams)),
     }),
   ),
   {

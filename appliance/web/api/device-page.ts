@@ -1,0 +1,58 @@
+import { z } from "zod";
+import type { DeviceView } from "../../domain/engine.ts";
+import { parseWith } from "../body.ts";
+
+const SORT_KEYS = {
+  name: (d: DeviceView) => d.name,
+  wallet: (d: DeviceView) => d.wallet,
+  ip: (d: DeviceView) => d.ip,
+  hashrate: (d: DeviceView) => d.hashrate.m15,
+  valid: (d: DeviceView) => d.valid,
+  invalid: (d: DeviceView) => d.invalid,
+  stale: (d: DeviceView) => d.stale,
+  loginAt: (d: DeviceView) => d.loginAt,
+  lastSubmitAt: (d: DeviceView) => d.lastSubmitAt,
+  online: (d: DeviceView) => (d.online ? 1 : 0),
+} as const;
+
+const query = z.object({
+  limit: z.coerce
+    .number("lang.err.params")
+    .int("lang.err.params")
+    .min(1, "lang.err.params")
+    .max(500, "lang.err.params"),
+  offset: z.coerce.number("lang.err.params").int("lang.err.params").min(0, "lang.err.params").default(0),
+  sort: z.enum(Object.keys(SORT_KEYS) as [keyof typeof SORT_KEYS], "lang.err.params").default("name"),
+  order: z.enum(["asc", "desc"], "lang.err.params").default("asc"),
+  q: z.string().trim().max(256, "lang.err.params").default(""),
+});
+
+/**
+ * A page of a port's device list: with `limit`, the devices are filtered by `q` (name, wallet or
+ * address), sorted, sliced and answered as {total, items}; without it the whole list, as before. A farm
+ * port with 10,000 devices answers 5.7 MB whole and ~60 KB a page (docs/benchmarks.md).
+ */
+export function devicePage(
+  devices: DeviceView[],
+  params: URLSearchParams,
+): DeviceView[] | { total: number; items: DeviceView[] } {
+  if (!params.has("limit")) return devices;
+  const { limit, offset, sort, order, q } = parseWith(query, Object.fromEntries(params));
+  const needle = q.toLowerCase();
+  const matched = needle
+    ? devices.filter(
+        (d) =>
+          d.name.toLowerCase().includes(needle) ||
+          d.wallet.toLowerCase().includes(needle) ||
+          d.ip.includes(needle),
+      )
+    : devices;
+  const key = SORT_KEYS[sort];
+  const sign = order === "asc" ? 1 : -1;
+  matched.sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    return (x < y ? -1 : x > y ? 1 : 0) * sign;
+  });
+  return { total: matched.length, items: matched.slice(offset, offset + limit) };
+}

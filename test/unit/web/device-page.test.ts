@@ -1,0 +1,51 @@
+import { expect, test } from "bun:test";
+import type { DeviceView } from "../../../appliance/domain/engine.ts";
+import { devicePage } from "../../../appliance/web/api/device-page.ts";
+
+const zero = { current: 0, m15: 0, h4: 0, h24: 0 };
+function device(name: string, wallet: string, m15: number): DeviceView {
+  return {
+    id: `${wallet}/${name}`,
+    portId: 1,
+    wallet,
+    name,
+    ip: "127.0.0.1",
+    upstreamUser: `${wallet}.${name}`,
+    agent: "cgminer",
+    algorithm: "sha256",
+    online: true,
+    valid: 0,
+    invalid: 0,
+    stale: 0,
+    hashrate: { ...zero, m15 },
+    pumped: zero,
+    localHashrate: 0,
+    difficulty: 1,
+    reconnects: 0,
+    disconnects: 0,
+    feeRatio: 0,
+    feeAchieved: 0,
+    latencyMs: 0,
+    loginAt: 0,
+    lastSubmitAt: 0,
+    lastJobAt: 0,
+    concurrency: 1,
+    mining: "main",
+  };
+}
+
+const devices = () => [device("rig-b", "w1", 5), device("rig-a", "w2", 9), device("s19", "w1", 1)];
+
+test("without limit the whole list is answered as before", () => {
+  expect(devicePage(devices(), new URLSearchParams())).toHaveLength(3);
+});
+
+test("filters by name or wallet, sorts, and slices", () => {
+  const page = devicePage(devices(), new URLSearchParams("limit=1&offset=1&sort=hashrate&order=desc"));
+  expect(page).toEqual({ total: 3, items: [expect.objectContaining({ name: "rig-b" })] });
+  const byWallet = devicePage(devices(), new URLSearchParams("limit=10&q=W1&sort=name"));
+  expect(byWallet).toEqual({
+    total: 2,
+    items: [expect.objectContaining({ name: "rig-b" }), expect.objectContaining({ name: "s19" })],
+  });
+});
