@@ -1,7 +1,8 @@
 /**
  * `make image-test`: boots dist/image-x64 under qemu-system-x86_64 (software emulation) with the image's own kernel, forwards a free port on 127.0.0.1 to the
  * console (port 80 in the guest), waits for the first password the image prints on its console, logs
- * in, and powers the guest off. Then runs the arm64 executable under qemu-user.
+ * in, and powers the guest off. Then runs the arm64 executable under qemu-user (with an arm64 libc
+ * extracted by mmdebstrap) and logs in to it.
  *
  * The login needs a known captcha answer, so the booted copy of the image (never the built one) gets
  * a drop-in that adds `--test-captcha`, written into the copy with debugfs.
@@ -155,5 +156,40 @@ describe("appliance image", () => {
     const out = run(["qemu-aarch64-static", "-L", sysroot, exe, "version"]);
     const pkg = (await Bun.file(join(root, "package.json")).json()) as { version: string };
     expect(out.trim()).toBe(pkg.version);
+
+    // And it serves: start it, wait for its start-up line, log in with its first password.
+    const data = await mkdtemp(join(tmpdir(), "pithead-arm64-"));
+    const args = [
+      "run",
+      "--data-dir",
+      data,
+      "--web-port",
+      "0",
+      "--host",
+      "127.0.0.1",
+      "--test-captcha",
+      CAPTCHA,
+    ];
+    const p = Bun.spawn(["qemu-aarch64-static", "-L", sysroot, exe, ...args], {
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "inherit",
+    });
+    try {
+      const dec = new TextDecoder();
+      let seen = "";
+      let base: string | undefined;
+      for await (const chunk of p.stdout) {
+        seen += dec.decode(chunk, { stream: true });
+        base = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(seen)?.[1];
+        if (base) break;
+      }
+      if (!base) throw new Error(`arm64 executable exited:\n${seen}`);
+      const password = (await Bun.file(join(data, "initial-password")).text()).trim();
+      expect((await login(base, password, CAPTCHA)).length).toBeGreaterThan(16);
+    } finally {
+      p.kill("SIGTERM");
+      await p.exited;
+    }
   });
 });
