@@ -42,10 +42,8 @@ export class Lane implements UpstreamHandler {
   current: Job | null = null;
   /** miners that receive this lane's jobs now */
   readonly miners = new Set<LaneMiner>();
-  /** slot leases on a shared lane: a miner keeps its slot while connected */
-  readonly slots = new Map<number, LaneMiner>();
-  /** miners that asked to move here before the lane had a job */
-  readonly waiting = new Set<LaneMiner>();
+  private slotMap: Map<number, LaneMiner> | null = null;
+  private waitSet: Set<LaneMiner> | null = null;
   /** when the current session started; hashrate protection looks at it */
   sessionSince = 0;
   lastActive = Date.now();
@@ -72,6 +70,26 @@ export class Lane implements UpstreamHandler {
 
   open(): void {
     this.connect();
+  }
+
+  /** slot leases on a shared lane: a miner keeps its slot while connected (made on first use) */
+  get slots(): Map<number, LaneMiner> {
+    this.slotMap ??= new Map();
+    return this.slotMap;
+  }
+
+  /** miners that asked to move here before the lane had a job (made on first use) */
+  get waiting(): Set<LaneMiner> {
+    this.waitSet ??= new Set();
+    return this.waitSet;
+  }
+
+  unwait(m: LaneMiner): void {
+    this.waitSet?.delete(m);
+  }
+
+  get waitingCount(): number {
+    return this.waitSet?.size ?? 0;
   }
 
   get isClosed(): boolean {
@@ -135,7 +153,7 @@ export class Lane implements UpstreamHandler {
   }
 
   private jobCap(): number {
-    return this.shared ? jobsPerSharedLane(this.slots.size) : JOBS_PER_LANE;
+    return this.shared ? jobsPerSharedLane(this.slotMap?.size ?? 0) : JOBS_PER_LANE;
   }
 
   /** Reconnect now (failover, fail-back, address change); miners stay and get the new session's jobs. */
@@ -226,7 +244,7 @@ export class Lane implements UpstreamHandler {
     if (job.notify.cleanJobs) this.host.jobs.dropOlder(this.id, issued);
     this.current = issued;
     for (const m of this.miners) m.onLaneJob(this, issued);
-    if (first) for (const m of [...this.waiting]) m.onLaneReady(this);
+    if (first && this.waitSet !== null) for (const m of [...this.waitSet]) m.onLaneReady(this);
   }
 
   onVersionMask(u: Upstream): void {

@@ -92,13 +92,19 @@ export class MinerSession implements LaneMiner {
   /** "main" or the fee key of the lane the miner mines on */
   target = MAIN;
   readonly connectedAt = Date.now();
-  private readonly workers = new Map<string, Worker>();
+  /** the first authorized worker's name; further names (rare) live in `others` */
+  private primaryUser = "";
+  private others: Map<string, Worker> | null = null;
   private primary: Worker | null = null;
   private requestedMask = 0;
   private toldMask = 0;
   private lastDifficulty = 0;
-  /** per lane, the pool job this miner was last given, so it is never handed the same work twice */
-  private readonly given = new Map<number, UpstreamJob>();
+  /**
+   * Per lane, the pool job this miner was last given, so it is never handed the same work twice:
+   * the main lane in a field, fee lanes in a map made on the first visit.
+   */
+  private givenMain: UpstreamJob | undefined;
+  private givenFee: Map<number, UpstreamJob> | null = null;
   private strikes = 0;
   private windowStart = 0;
   private windowLines = 0;
@@ -150,6 +156,11 @@ export class MinerSession implements LaneMiner {
     }
     const pending = this.handle(line);
     if (pending !== undefined) this.await(pending);
+  }
+
+  private worker(user: string): Worker | undefined {
+    if (this.primary !== null && user === this.primaryUser) return this.primary;
+    return this.others?.get(user);
   }
 
   onOverflow(): void {
@@ -298,7 +309,7 @@ export class MinerSession implements LaneMiner {
       }
     }
     const now = Date.now();
-    const existing = this.workers.get(a.user);
+    const existing = this.worker(a.user);
     const device =
       existing?.device ??
       this.host.registry.connect(
@@ -312,10 +323,16 @@ export class MinerSession implements LaneMiner {
     device.upstreamUser = upstreamUser;
     device.agent = this.agent;
     const worker: Worker = { upstreamUser, device };
-    this.workers.set(a.user, worker);
     this.out.write(resultLine(id, true));
-    if (this.primary !== null) return;
+    if (this.primary !== null) {
+      if (a.user !== this.primaryUser) {
+        this.others ??= new Map();
+        this.others.set(a.user, worker);
+      } else this.primary = worker;
+      return;
+    }
     this.primary = worker;
+    this.primaryUser = a.user;
     this.state = "authorized";
     if (this.loginTimer) clearTimeout(this.loginTimer);
     this.loginTimer = null;
@@ -365,7 +382,7 @@ export class MinerSession implements LaneMiner {
       this.out.write(errorLine(id, new StratumError(ErrorCode.UNAUTHORIZED, "unauthorized worker")));
       return;
     }
-    const worker = this.workers.get(s.worker) ?? (this.primary as Worker);
+    const worker = this.worker(s.worker) ?? (this.primary as Worker);
     const device = worker.device;
     const job = this.host.jobs.get(s.jobId);
     if (job === undefined || !job.upstream.isReady) {
@@ -490,13 +507,13 @@ export class MinerSession implements LaneMiner {
         // the idle clock of a fee session starts when its last miner leaves
         this.lane.lastActive = Date.now();
       }
-      lane.waiting.delete(this);
+      lane.unwait(this);
       lane.miners.add(this);
       this.lane = lane;
     }
     this.target = target;
     if (this.device) this.device.mining = target;
-    const job = lane.freshJob(this.given.get(lane.id));
+    const job = lane.freshJob(lane === this.main ? this.givenMain : this.givenFee?.get(lane.id));
     if (job !== null) this.sendJob(job, true);
   }
 
@@ -506,7 +523,7 @@ export class MinerSession implements LaneMiner {
   }
 
   onLaneReady(lane: Lane): void {
-    lane.waiting.delete(this);
+    lane.unwait(this);
     if (this.state === "authorized" && this.lane !== lane) this.evaluate(0);
   }
 
@@ -533,7 +550,11 @@ export class MinerSession implements LaneMiner {
       }
     }
     this.out.write(job.notifyLine(clean));
-    this.given.set(job.origin.id, job.source);
+    if (job.origin === this.main) this.givenMain = job.source;
+    else {
+      this.givenFee ??= new Map();
+      this.givenFee.set(job.origin.id, job.source);
+    }
     const d = this.device;
     if (d !== null) {
       d.lastJobAt = Date.now();
@@ -554,8 +575,10 @@ export class MinerSession implements LaneMiner {
     if (this.main !== null && !this.main.shared) this.main.close();
     this.host.releaseMiner(this);
     const now = Date.now();
-    for (const w of new Set([...this.workers.values()].map((x) => x.device)))
-      this.host.registry.disconnect(w, now);
+    const devices = new Set<DeviceRecord>();
+    if (this.primary) devices.add(this.primary.device);
+    for (const w of this.others?.values() ?? []) devices.add(w.device);
+    for (const w of devices) this.host.registry.disconnect(w, now);
     if (!wasAuthorized || reason !== "miner closed the connection")
       this.host.log(wasAuthorized ? "info" : "warn", `miner ${this.ip} closed: ${reason}`);
     this.out.close();

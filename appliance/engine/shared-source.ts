@@ -36,7 +36,7 @@ export class SharedSource {
     for (const lane of this.lanes) {
       if (lane.slots.get(miner.slot) === miner) lane.slots.delete(miner.slot);
       lane.miners.delete(miner);
-      lane.waiting.delete(miner);
+      lane.unwait(miner);
     }
   }
 
@@ -44,7 +44,7 @@ export class SharedSource {
   sweep(now: number, idleMs: number): void {
     for (let i = this.lanes.length - 1; i >= 0; i--) {
       const lane = this.lanes[i] as Lane;
-      if (lane.miners.size > 0 || lane.waiting.size > 0) {
+      if (lane.miners.size > 0 || lane.waitingCount > 0) {
         lane.lastActive = now;
         continue;
       }
