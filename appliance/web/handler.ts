@@ -101,7 +101,8 @@ export function bearer(req: Request): string | null {
 function authorized(app: AppContext, req: Request): boolean {
   const token = bearer(req);
   if (token !== null && app.tokens.valid(token)) return true;
-  const apiKey = req.headers.get(API_TOKEN_HEADER);
+  // A scraper or a central instance may send the API token as a bearer token too.
+  const apiKey = req.headers.get(API_TOKEN_HEADER) ?? token;
   const expected = app.settings.get<string>(API_TOKEN_SETTING, "");
   if (!apiKey || !expected) return false;
   const a = Buffer.from(apiKey);

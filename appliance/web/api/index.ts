@@ -9,7 +9,7 @@ import { preferenceRoutes } from "./preferences.ts";
 import { ratioRoutes } from "./ratios.ts";
 import { remoteRoutes } from "./remote.ts";
 import { securityRoutes } from "./security.ts";
-import { systemRoutes } from "./system.ts";
+import { metricsRoute, systemRoutes } from "./system.ts";
 import { transferRoutes } from "./transfer.ts";
 import { updateRoutes } from "./updates.ts";
 import { walletRoutes } from "./wallets.ts";
@@ -29,5 +29,6 @@ export const allRoutes: Route[] = [
   ...allBlacklistRoutes,
   ...remoteRoutes,
   ...systemRoutes,
+  metricsRoute,
   ...updateRoutes,
 ];

@@ -1,3 +1,4 @@
+import { renderMetrics } from "../../ops/metrics.ts";
 import type { LogKind } from "../../store/logs.ts";
 import { pushOverrides } from "../../store/ratios.ts";
 import type { AppContext } from "../app-context.ts";
@@ -114,3 +115,22 @@ export const systemRoutes: Route[] = [
     },
   },
 ];
+
+/** Prometheus scrape target: a console session or `Authorization: Bearer <instance API token>`. */
+export const metricsRoute: Route = {
+  method: "GET",
+  path: "/api/metrics",
+  handler: ({ app }) =>
+    new Response(
+      renderMetrics({
+        version: app.version,
+        uptimeSeconds: Math.floor((Date.now() - app.startedAt) / 1000),
+        ports: app.ports.list().map((port) => ({
+          port,
+          state: app.engine.runState(port.id),
+          stats: app.engine.live.portStats(port.id),
+        })),
+      }),
+      { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } },
+    ),
+};
