@@ -41,8 +41,10 @@ export async function runEngineBenchmarks(
   log(`fee: ${JSON.stringify(fee)}`);
   const rows = [
     ...memory.map((m) => [
-      `memory per miner, ${m.mode} mode, ${m.miners} miners`,
-      `${(m.bytesPerMiner / 1024).toFixed(2)} KB (proxy RSS ${m.rssMiB} MiB)`,
+      m.mode === "bare Bun socket server"
+        ? `memory per connection, bare Bun socket server (baseline), ${m.miners} connections`
+        : `memory per miner, ${m.mode} mode, ${m.miners} miners`,
+      `${(m.bytesPerMiner / 1024).toFixed(2)} KB (process RSS ${m.rssMiB} MiB)`,
     ]),
     [
       `added share latency at ${latency.sharesPerSecond}/s (p50 / p99)`,
