@@ -211,6 +211,9 @@ cmd_install() {
   else
     install -m 0755 "$file" "$BIN.new"
     mv "$BIN.new" "$BIN"
+    # A newly installed executable is the active release: an earlier OTA release stays on disk
+    # (pithead bundle list) but no longer runs.
+    rm -f "$DATA/current" "$DATA/ota/pending.json"
     echo "installed pithead $version to $BIN"
   fi
   write_unit

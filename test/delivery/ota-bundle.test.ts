@@ -1,7 +1,7 @@
 /** Bundle signing and verification: every way a bundle can be wrong is refused with its own reason. */
 import { describe, expect, test } from "bun:test";
 import { buildBundle, signBundle, verifyBundle } from "../../appliance/ops/ota/bundle.ts";
-import { BundleError, decodeContainer } from "../../appliance/ops/ota/container.ts";
+import { BundleError, decodeContainer, encodeContainer } from "../../appliance/ops/ota/container.ts";
 import { compareVersions } from "../../appliance/ops/ota/version.ts";
 import { releaseDir, signedBundle, throwawayKeys } from "./ota-fixtures.ts";
 
@@ -65,6 +65,19 @@ describe("OTA bundle", () => {
     const unsigned = await buildBundle(await releaseDir("1.0.0"), { version: "1.0.0", minRuntime: "1.0.0" });
     expect(refusal(unsigned).code).toBe("unsigned");
     expect(refusal(new TextEncoder().encode("#!/bin/sh\necho hi\n")).code).toBe("not_a_bundle");
+  });
+
+  test("a signed manifest with a path outside the release is refused", async () => {
+    const c = decodeContainer(
+      await buildBundle(await releaseDir("1.0.0"), { version: "1.0.0", minRuntime: "1.0.0" }),
+    );
+    const m = JSON.parse(new TextDecoder().decode(c.manifestBytes));
+    m.files["app/../../etc/cron.d/x"] = m.files["app/main.js"];
+    m.sizes["app/../../etc/cron.d/x"] = 0;
+    const evil = encodeContainer({ ...c, manifestBytes: new TextEncoder().encode(JSON.stringify(m)) });
+    const e = refusal(signBundle(evil, keys.privateKey));
+    expect(e.code).toBe("bad_manifest");
+    expect(e.message).toContain("unsafe path");
   });
 
   test("re-signing replaces the signature", async () => {

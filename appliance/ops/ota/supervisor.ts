@@ -13,6 +13,7 @@ import { restoreDatabase } from "./db-backup.ts";
 import { healthBase, probeHealth } from "./health.ts";
 import { otaPaths, type Pending } from "./layout.ts";
 import { RUNTIME_FILE } from "./manifest.ts";
+import { pruneReleases } from "./prune.ts";
 import { builtinVersion } from "./releases.ts";
 import { activeReleaseDir, switchRelease } from "./switch.ts";
 import { logUpdate } from "./update-log.ts";
@@ -173,6 +174,7 @@ export function startSupervisor(opts: SupervisorOptions): Supervisor {
           to: trial.to,
           message: `${trial.to} is healthy`,
         });
+        await pruneReleases(opts.dataDir, trial.previous);
         emit({ type: "healthy", version: trial.to });
       }
       const code = await c.exited;
