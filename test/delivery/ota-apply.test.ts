@@ -3,7 +3,7 @@
  * unpacked beside the running release, the database is backed up, and `current` switches.
  */
 import { Database } from "bun:sqlite";
-import { beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtemp, readdir, readlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +14,15 @@ import { readUpdateLog } from "../../appliance/ops/ota/update-log.ts";
 import { signedBundle, throwawayKeys } from "./ota-fixtures.ts";
 
 const keys = throwawayKeys();
+// The installed executable's version, as the supervisor tells its child; restored for other files.
+const savedBuiltin = process.env.PITHEAD_BUILTIN_VERSION;
+beforeAll(() => {
+  process.env.PITHEAD_BUILTIN_VERSION = "1.0.0";
+});
+afterAll(() => {
+  if (savedBuiltin === undefined) delete process.env.PITHEAD_BUILTIN_VERSION;
+  else process.env.PITHEAD_BUILTIN_VERSION = savedBuiltin;
+});
 let dataDir: string;
 
 /** Every path and file content under the data dir except the update log, to prove a refusal wrote nothing. */
@@ -41,7 +50,6 @@ async function refused(p: Promise<unknown>): Promise<UpdateRefused> {
 
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "pithead-apply-"));
-  process.env.PITHEAD_BUILTIN_VERSION = "1.0.0";
   const db = new Database(otaPaths(dataDir).db);
   db.run("CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT)");
   db.run("INSERT INTO kv VALUES ('wallet', 'keep-me')");

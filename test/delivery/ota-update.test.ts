@@ -3,7 +3,16 @@
  * 127.0.0.1), a bundle is applied, the program asks for a restart (exit 75), and the supervisor
  * health-checks the new release, keeping it with its data or rolling back to the old one.
  */
-import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import {
+  afterAll,
+  afterEach,
+  beforeAll,
+  beforeEach,
+  describe,
+  expect,
+  setDefaultTimeout,
+  test,
+} from "bun:test";
 import { mkdtemp, readlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,6 +29,15 @@ import { type Mode, releaseDir, signedBundle, throwawayKeys } from "./ota-fixtur
 // The health-check window below is 3 s; a test waits for at most one window plus process starts.
 setDefaultTimeout(30_000);
 const keys = throwawayKeys();
+// The installed executable's version, as the supervisor tells its child; restored for other files.
+const savedBuiltin = process.env.PITHEAD_BUILTIN_VERSION;
+beforeAll(() => {
+  process.env.PITHEAD_BUILTIN_VERSION = "1.0.0";
+});
+afterAll(() => {
+  if (savedBuiltin === undefined) delete process.env.PITHEAD_BUILTIN_VERSION;
+  else process.env.PITHEAD_BUILTIN_VERSION = savedBuiltin;
+});
 let dataDir: string;
 let sup: Supervisor | null = null;
 let events: SupervisorEvent[] = [];
@@ -54,7 +72,6 @@ beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "pithead-update-"));
   events = [];
   waiters = [];
-  process.env.PITHEAD_BUILTIN_VERSION = "1.0.0";
   const builtin = join(await releaseDir("1.0.0"), "app/main.js");
   sup = startSupervisor({
     dataDir,
