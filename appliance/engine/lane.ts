@@ -179,7 +179,8 @@ export class Lane implements UpstreamHandler {
     if (this.closed) return;
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
-    this.upstream?.close("lane closed");
+    // Shares already sent still get their answer (and their place in the ledgers).
+    this.upstream?.retire("lane closed", RETIRE_GRACE_MS);
     this.upstream = null;
     this.host.jobs.dropLane(this.id);
     for (const r of [...this.subscribers]) r(false);

@@ -186,11 +186,13 @@ export class Upstream {
       ticket.onResult(new StratumError(ErrorCode.STALE, "upstream session closed"), 0);
       return;
     }
-    const params =
-      versionBits === null
-        ? [worker, jobId, extranonce2, ntime, nonce]
-        : [worker, jobId, extranonce2, ntime, nonce, versionBits];
-    this.request({ kind: "share", ticket, sentAt: performance.now() }, Method.SUBMIT, params);
+    // Built by hand: this runs once per share, and only the worker name needs JSON escaping.
+    const id = this.nextId++;
+    this.pending.set(id, { kind: "share", ticket, sentAt: performance.now() });
+    const tail = versionBits === null ? "" : `,"${versionBits}"`;
+    this.writer?.write(
+      `{"id":${id},"method":"mining.submit","params":[${JSON.stringify(worker)},${JSON.stringify(jobId)},"${extranonce2}","${ntime}","${nonce}"${tail}]}\n`,
+    );
   }
 
   /**

@@ -46,7 +46,9 @@ export const requestLine = (id: StratumId, method: string, params: unknown[]): s
   `${JSON.stringify({ id, method, params })}\n`;
 
 export const resultLine = (id: StratumId, result: unknown): string =>
-  `${JSON.stringify({ id, result, error: null })}\n`;
+  result === true
+    ? `{"id":${JSON.stringify(id)},"result":true,"error":null}\n`
+    : `${JSON.stringify({ id, result, error: null })}\n`;
 
 export const errorLine = (id: StratumId, error: unknown): string =>
   `${JSON.stringify({ id, result: null, error })}\n`;
