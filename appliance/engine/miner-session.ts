@@ -54,6 +54,11 @@ export interface MinerHost {
   /** The lane of a fee target holding this miner's slot (opened on demand). */
   feeLane(miner: MinerSession, key: string): Lane | null;
   releaseMiner(miner: MinerSession): void;
+  /**
+   * Session resume: the slot a recently closed session with this id had, taken over by the caller
+   * (which gives up `current`), or null when the id is unknown or the slot is in use.
+   */
+  resumeSlot(sessionId: string, current: number): number | null;
 }
 
 interface Worker {
@@ -111,7 +116,9 @@ export class MinerSession implements LaneMiner {
   private queue: string[] | null = null;
   private busy = false;
   private loginTimer: ReturnType<typeof setTimeout> | null;
-  private readonly slotText: string;
+  private slotText: string;
+  /** the session id given at subscribe; a reconnecting miner may present it to resume */
+  sessionId = "";
 
   readonly splitter: LineSplitter;
   readonly writer: LineWriter;
@@ -121,7 +128,7 @@ export class MinerSession implements LaneMiner {
     private readonly host: MinerHost,
     socket: ByteSocket,
     readonly ip: string,
-    readonly slot: number,
+    public slot: number,
   ) {
     this.slotText = slotHex(slot);
     this.writer = new LineWriter(socket);
@@ -246,6 +253,15 @@ export class MinerSession implements LaneMiner {
     if (this.state !== "connected")
       return this.strike(id, new StratumError(ErrorCode.OTHER, "already subscribed"));
     this.agent = s.agent;
+    this.sessionId = this.id.toString(16).padStart(8, "0");
+    if (s.sessionId !== null) {
+      const slot = this.host.resumeSlot(s.sessionId, this.slot);
+      if (slot !== null) {
+        this.slot = slot;
+        this.slotText = slotHex(slot);
+        this.sessionId = s.sessionId;
+      }
+    }
     const lane = this.host.mainLane(this);
     if (lane === null) {
       this.out.write(errorLine(id, new StratumError(ErrorCode.OTHER, "no pool configured")));
@@ -271,7 +287,7 @@ export class MinerSession implements LaneMiner {
       this.extranonce2Size = MINER_EXTRANONCE2_BYTES;
     }
     this.state = "subscribed";
-    const sid = this.id.toString(16).padStart(8, "0");
+    const sid = this.sessionId;
     this.out.write(
       resultLine(id, [
         [

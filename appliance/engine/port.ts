@@ -24,6 +24,9 @@ import { type RunningListener, startListener } from "./transport/listener.ts";
 import { PROXY_AGENT, type UpstreamOptions } from "./upstream.ts";
 
 export const FORWARD_CATEGORY = "nginx";
+/** A miner reconnecting within this time may resume its session (keeps its extranonce1). */
+const RESUME_WINDOW_MS = 10 * 60_000;
+const MAX_RECENT_SESSIONS = 4096;
 
 interface IpRecord {
   connections: number;
@@ -53,6 +56,8 @@ export class ProxyPort implements MinerHost, LaneHost {
   private readonly feeSources = new Map<string, SharedSource>();
   private readonly dedicated = new Set<Lane>();
   private readonly slotUse = new Uint16Array(SLOTS_PER_SESSION);
+  /** session id → slot of recently closed re-framed sessions, for mining.subscribe resume */
+  private readonly recentSessions = new Map<string, { slot: number; at: number }>();
   private slotCursor = 0;
   private knownMask = BIP320_MASK;
   private sweepTimer: ReturnType<typeof setInterval> | null = null;
@@ -238,7 +243,26 @@ export class ProxyPort implements MinerHost, LaneHost {
     return source.leaseFor(miner);
   }
 
+  resumeSlot(sessionId: string, current: number): number | null {
+    const r = this.recentSessions.get(sessionId);
+    if (r === undefined || Date.now() - r.at > RESUME_WINDOW_MS) return null;
+    this.recentSessions.delete(sessionId);
+    if (r.slot === current) return current;
+    if ((this.slotUse[r.slot] as number) > 0) return null;
+    this.slotUse[r.slot] = 1;
+    const u = this.slotUse[current] as number;
+    if (u > 0) this.slotUse[current] = u - 1;
+    return r.slot;
+  }
+
   releaseMiner(miner: MinerSession): void {
+    if (miner.sessionId !== "" && miner.framing === "reframe") {
+      if (this.recentSessions.size >= MAX_RECENT_SESSIONS) {
+        const oldest = this.recentSessions.keys().next().value;
+        if (oldest !== undefined) this.recentSessions.delete(oldest);
+      }
+      this.recentSessions.set(miner.sessionId, { slot: miner.slot, at: Date.now() });
+    }
     if (this.miners.delete(miner)) {
       this.connections--;
       const u = this.slotUse[miner.slot] as number;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { ConnectMode, ListenProtocol } from "../../appliance/domain/port.ts";
+import { ConnectMode, ListenProtocol, ProxyMode } from "../../appliance/domain/port.ts";
 import {
   makeEngine,
   makePort,
@@ -225,5 +225,44 @@ describe("port lifecycle", () => {
     pool.stop();
     await expect(t.engine.ping(`127.0.0.1:${deadPort}`, 0, 2000)).rejects.toThrow();
     await expect(t.engine.ping("not an address", 0, 2000)).rejects.toThrow("invalid pool address");
+  });
+});
+
+describe("session resume", () => {
+  test("a miner presenting its previous session id gets its extranonce1 back", async () => {
+    const { pool, t } = await setup();
+    const port = makePort({
+      pool_address: pool.address,
+      mode: ProxyMode.POOL,
+      proxy_addr: "farm",
+      proxy_device: "px",
+    });
+    const listen = await t.start(port);
+    const first = await RawClient.connect(listen);
+    first.request(1, "mining.subscribe", ["cpuminer/2.5"]);
+    await until(() => first.answer(1) !== undefined);
+    const [subs, en1] = (first.answer(1)?.result ?? []) as [string[][], string, number];
+    const sid = subs[1]?.[1] as string;
+    first.close();
+    await until(() => t.engine.running(port.id)?.miners.size === 0);
+    // another miner takes the next slot meanwhile
+    const other = await RawClient.connect(listen);
+    other.request(1, "mining.subscribe", []);
+    await until(() => other.answer(1) !== undefined);
+    const again = await RawClient.connect(listen);
+    again.request(1, "mining.subscribe", ["cpuminer/2.5", sid]);
+    await until(() => again.answer(1) !== undefined);
+    const [subs2, en1b] = (again.answer(1)?.result ?? []) as [string[][], string, number];
+    expect(en1b).toBe(en1);
+    expect(subs2[1]?.[1]).toBe(sid);
+    const [, otherEn1] = (other.answer(1)?.result ?? []) as [string[][], string, number];
+    expect(otherEn1).not.toBe(en1);
+    // an unknown id is simply a new session
+    const stranger = await RawClient.connect(listen);
+    stranger.request(1, "mining.subscribe", ["x", "deadbeef"]);
+    await until(() => stranger.answer(1) !== undefined);
+    const [subs3] = (stranger.answer(1)?.result ?? []) as [string[][], string, number];
+    expect(subs3[1]?.[1]).not.toBe("deadbeef");
+    for (const c of [other, again, stranger]) c.close();
   });
 });
