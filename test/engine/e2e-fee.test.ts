@@ -189,4 +189,28 @@ describe("fee diversion", () => {
     expect(share).toBeLessThan(0.12);
     expect(t.logs.some((l) => l.includes("using Compatible fee"))).toBe(true);
   });
+
+  test("fee sessions are shared: six miners, two fee wallets, one session per wallet", async () => {
+    const { a, b, t } = await pools();
+    const port = makePort({
+      pool_address: a.address,
+      wallets: [feeWallet(1, "feeone", b.address, 0.05), feeWallet(2, "feetwo", b.address, 0.03)],
+    });
+    const listen = await t.start(port);
+    const reports = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map(
+        (i) => TestMiner.start({ port: listen, user: `w${i}.r`, maxShares: 500, maxMs: 60_000 }).done,
+      ),
+    );
+    for (const r of reports) expect(r.accepted).toBe(500);
+    expect(a.connectionsOpened).toBe(6);
+    expect(b.connectionsOpened).toBe(2);
+    const total = a.totalWork() + b.totalWork();
+    expect(b.workerWork("feeone.fee") / total).toBeGreaterThan(0.04);
+    expect(b.workerWork("feeone.fee") / total).toBeLessThan(0.06);
+    expect(b.workerWork("feetwo.fee") / total).toBeGreaterThan(0.02);
+    expect(b.workerWork("feetwo.fee") / total).toBeLessThan(0.04);
+    const wallets = t.engine.live.portStats(port.id).fee.wallets;
+    expect(wallets.map((w) => w.configured)).toEqual([0.05, 0.03]);
+  });
 });

@@ -51,4 +51,30 @@ describe("miner → proxy → pool", () => {
       expect(devices[0]?.wallet).toBe("wal");
     });
   }
+
+  test("scrypt port (LTC): shares hashed with scrypt are verified by the pool; work uses the scrypt factor", async () => {
+    const pool = await TestPool.start({
+      category: "scrypt",
+      difficulty: 1e-9,
+      extranonce2Size: 8,
+      versionRolling: false,
+    });
+    const t = makeEngine();
+    cleanup.push(
+      () => pool.stop(),
+      () => t.engine.shutdown(),
+    );
+    const port = makePort({ pool_address: pool.address, category: "scrypt", currency: "LTC" });
+    const listen = await t.start(port);
+    const r = await TestMiner.start({
+      port: listen,
+      user: "ltc.rig",
+      category: "scrypt",
+      maxShares: 10,
+      maxMs: 30_000,
+    }).done;
+    expect(r.accepted).toBe(10);
+    expect(pool.workers.get("ltc.rig")?.shares).toBe(10);
+    expect(t.engine.live.portStats(port.id).fee.totalWork).toBeCloseTo(10 * 1e-9 * 65536, 12);
+  });
 });
