@@ -12,10 +12,14 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-async function pools(main: TestPoolOptions = {}, fee: TestPoolOptions = {}) {
+async function pools(
+  main: TestPoolOptions = {},
+  fee: TestPoolOptions = {},
+  timing: Parameters<typeof makeEngine>[0] = {},
+) {
   const a = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8, ...main });
   const b = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8, ...fee });
-  const t = makeEngine();
+  const t = makeEngine(timing);
   cleanup.push(
     () => a.stop(),
     () => b.stop(),
@@ -191,7 +195,8 @@ describe("fee diversion", () => {
   });
 
   test("fee sessions are shared: six miners, two fee wallets, one session per wallet", async () => {
-    const { a, b, t } = await pools();
+    // idle sessions would otherwise be closed and reopened between visits
+    const { a, b, t } = await pools({}, {}, { feeIdleMs: 60_000 });
     const port = makePort({
       pool_address: a.address,
       wallets: [feeWallet(1, "feeone", b.address, 0.05), feeWallet(2, "feetwo", b.address, 0.03)],
