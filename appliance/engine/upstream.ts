@@ -16,7 +16,7 @@ import {
   parseVersionMask,
 } from "./stratum/bitcoin/messages.ts";
 import { BIP320_MASK, Method } from "./stratum/bitcoin/methods.ts";
-import { intern } from "./stratum/intern.ts";
+import { intern, LineCache } from "./stratum/intern.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "./stratum/line-codec.ts";
 import { parseMessage, requestLine, resultLine, type StratumId } from "./stratum/message.ts";
 import { type Endpoint, endpointText } from "./transport/endpoint.ts";
@@ -64,6 +64,10 @@ type Pending =
   | { kind: "ignore" };
 
 let nextUpstreamId = 1;
+/** Unanswered requests one session may have; a shared session carries up to 256 miners. */
+export const MAX_PENDING_REQUESTS = 4096;
+/** Notify objects are never modified after parsing, so sessions can share them. */
+const notifyCache = new LineCache<Notify>(256);
 
 /** One handler table for every upstream socket: no closures per session. */
 const UPSTREAM_HANDLERS: SocketHandler<Upstream> = {
@@ -186,6 +190,12 @@ export class Upstream {
       ticket.onResult(new StratumError(ErrorCode.STALE, "upstream session closed"), 0);
       return;
     }
+    if (this.pending.size >= MAX_PENDING_REQUESTS) {
+      // A pool that takes shares but does not answer them would otherwise grow this table forever.
+      ticket.onResult(new StratumError(ErrorCode.OTHER, "pool is not answering"), 0);
+      this.close(`pool left ${MAX_PENDING_REQUESTS} requests unanswered`);
+      return;
+    }
     // Built by hand: this runs once per share, and only the worker name needs JSON escaping.
     const id = this.nextId++;
     this.pending.set(id, { kind: "share", ticket, sentAt: performance.now() });
@@ -252,6 +262,11 @@ export class Upstream {
 
   onLine(line: string): void {
     if (this.state === "closed") return;
+    const known = notifyCache.get(line);
+    if (known !== undefined) {
+      this.onNotify(known);
+      return;
+    }
     const m = parseMessage(line);
     if (m === null) {
       this.close("malformed line from pool");
@@ -273,21 +288,13 @@ export class Upstream {
           this.close(n.message);
           return;
         }
-        this.jobs++;
-        if (this.retiring !== null) return;
-        this.arm(this.opts.jobTimeoutMs, "no job from pool in time");
         n.prevHash = intern(n.prevHash);
         n.coinb1 = intern(n.coinb1);
         n.coinb2 = intern(n.coinb2);
         n.merkleBranch = n.merkleBranch.map(intern);
-        this.job = {
-          notify: n,
-          difficulty: this.nextDifficulty,
-          extranonce1: this.extranonce1,
-          extranonce2Size: this.extranonce2Size,
-          versionMask: this.versionMask,
-        };
-        this.handler.onJob(this, this.job);
+        // Only id-less notifications are cached: a line with an id is not the same message twice.
+        if (m.id === null) notifyCache.set(line, n);
+        this.onNotify(n);
         return;
       }
       case Method.SET_DIFFICULTY: {
@@ -329,6 +336,20 @@ export class Upstream {
             `${JSON.stringify({ id: m.id, result: null, error: [20, "unsupported", null] })}\n`,
           );
     }
+  }
+
+  private onNotify(n: Notify): void {
+    this.jobs++;
+    if (this.retiring !== null) return;
+    this.arm(this.opts.jobTimeoutMs, "no job from pool in time");
+    this.job = {
+      notify: n,
+      difficulty: this.nextDifficulty,
+      extranonce1: this.extranonce1,
+      extranonce2Size: this.extranonce2Size,
+      versionMask: this.versionMask,
+    };
+    this.handler.onJob(this, this.job);
   }
 
   private onResponse(p: Pending, result: unknown, error: unknown): void {

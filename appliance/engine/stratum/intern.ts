@@ -9,6 +9,29 @@ const GENERATION = 4096;
 let current = new Map<string, string>();
 let previous = new Map<string, string>();
 
+/**
+ * Parsed notify messages by their exact line: a pool sends the same line to every session, so in
+ * Efficient mode one parse (and one Notify object) serves thousands of sessions.
+ */
+export class LineCache<T> {
+  private current = new Map<string, T>();
+  private previous = new Map<string, T>();
+
+  constructor(private readonly size: number) {}
+
+  get(line: string): T | undefined {
+    return this.current.get(line) ?? this.previous.get(line);
+  }
+
+  set(line: string, value: T): void {
+    if (this.current.size >= this.size) {
+      this.previous = this.current;
+      this.current = new Map();
+    }
+    this.current.set(line, value);
+  }
+}
+
 export function intern(s: string): string {
   const hit = current.get(s) ?? previous.get(s);
   if (hit !== undefined) {
