@@ -41,16 +41,17 @@ bench: install ui
 	$(BUN) bench/run.ts
 
 # Appliance images (root, Debian packages only); see docs/operations.md. arm64 needs qemu-user binfmt.
+IMAGE_TOOLS := mmdebstrap qemu-user-static binfmt-support e2fsprogs dosfstools mtools fdisk
 image: dist
-	@command -v mmdebstrap >/dev/null && command -v qemu-aarch64-static >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap qemu-user-static binfmt-support e2fsprogs >/dev/null; }
+	@command -v mmdebstrap >/dev/null && command -v qemu-aarch64-static >/dev/null && command -v mcopy >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(IMAGE_TOOLS) >/dev/null; }
 	image/build.sh x64
 	image/build.sh arm64
 
-# Boots the x64 image under qemu, logs in, powers off; runs the arm64 executable under qemu-user;
+# Boots the x64 disk image (UEFI) under qemu, logs in, powers off; runs the arm64 executable under qemu-user;
 # installs/upgrades/resets/uninstalls in a Debian chroot. Several minutes; not part of `make test`.
 image-test: dist
-	@command -v qemu-system-x86_64 >/dev/null && command -v mmdebstrap >/dev/null && command -v qemu-aarch64-static >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap qemu-system-x86 qemu-user-static e2fsprogs >/dev/null; }
-	[ -f dist/image-x64/rootfs.ext4 ] && [ dist/image-x64/rootfs.ext4 -nt dist/pithead-linux-x64 ] || image/build.sh x64
+	@command -v qemu-system-x86_64 >/dev/null && command -v mmdebstrap >/dev/null && command -v mcopy >/dev/null && [ -f /usr/share/OVMF/OVMF_CODE_4M.fd ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(IMAGE_TOOLS) qemu-system-x86 ovmf >/dev/null; }
+	[ -f dist/image-x64/disk.img ] && [ dist/image-x64/disk.img -nt dist/pithead-linux-x64 ] || image/build.sh x64
 	$(BUN) test --timeout 900000 image/
 
 clean:

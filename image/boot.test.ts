@@ -1,6 +1,7 @@
 /**
- * `make image-test`: boots dist/image-x64 under qemu-system-x86_64 (software emulation) with the image's own kernel, forwards a free port on 127.0.0.1 to the
- * console (port 80 in the guest), waits for the first password the image prints on its console, logs
+ * `make image-test`: boots dist/image-x64/disk.img under qemu-system-x86_64 (software emulation,
+ * UEFI firmware from OVMF, the image's own systemd-boot, kernel and initramfs), forwards a free
+ * port on 127.0.0.1 to the console (port 80 in the guest), waits for the first password the image prints on its console, logs
  * in, and powers the guest off. Then runs the arm64 executable under qemu-user (with an arm64 libc
  * extracted by mmdebstrap) and logs in to it.
  *
@@ -20,6 +21,8 @@ setDefaultTimeout(600_000);
 const root = join(import.meta.dir, "..");
 const image = join(root, "dist/image-x64");
 const CAPTCHA = "4242";
+/** UEFI firmware for the guest (Debian package ovmf). */
+const OVMF = "/usr/share/OVMF";
 
 /**
  * Software emulation unless PITHEAD_QEMU_ACCEL=kvm: nested KVM on some hosts (this one) hangs the
@@ -48,16 +51,35 @@ function run(cmd: string[]): string {
   return r.stdout.toString();
 }
 
-/** A copy of the root file system whose service starts with a fixed captcha answer. */
-async function testCopy(dir: string): Promise<string> {
-  const disk = join(dir, "rootfs.ext4");
-  await copyFile(join(image, "rootfs.ext4"), disk);
+/**
+ * A copy of disk.img whose service starts with a fixed captcha answer: the drop-in is written into a
+ * copy of rootfs.ext4 with debugfs, which is then placed over the copy's root partition.
+ */
+async function testDisk(dir: string): Promise<string> {
+  const rootfs = join(dir, "rootfs.ext4");
+  await copyFile(join(image, "rootfs.ext4"), rootfs);
   const dropIn = join(dir, "test.conf");
   await writeFile(
     dropIn,
     `[Service]\nExecStart=\nExecStart=/usr/local/bin/pithead bundle supervise --data-dir /var/lib/pithead -- --test-captcha ${CAPTCHA}\n`,
   );
-  run(["debugfs", "-w", "-R", `write ${dropIn} /etc/systemd/system/pithead.service.d/test.conf`, disk]);
+  run(["debugfs", "-w", "-R", `write ${dropIn} /etc/systemd/system/pithead.service.d/test.conf`, rootfs]);
+  const disk = join(dir, "disk.img");
+  await copyFile(join(image, "disk.img"), disk);
+  const table = JSON.parse(run(["sfdisk", "--json", disk])) as {
+    partitiontable: { partitions: { start: number; name?: string }[] };
+  };
+  const part = table.partitiontable.partitions.find((p) => p.name === "pithead-root");
+  if (!part) throw new Error("disk.img has no pithead-root partition");
+  run([
+    "dd",
+    `if=${rootfs}`,
+    `of=${disk}`,
+    "bs=512",
+    `seek=${part.start}`,
+    "conv=notrunc,sparse",
+    "status=none",
+  ]);
   return disk;
 }
 
@@ -79,9 +101,11 @@ afterAll(() => {
 });
 
 describe("appliance image", () => {
-  test("the x64 image boots to a working console", async () => {
+  test("the x64 disk image boots (UEFI, systemd-boot) to a working console", async () => {
     const dir = await mkdtemp(join(tmpdir(), "pithead-boot-"));
-    const disk = await testCopy(dir);
+    const disk = await testDisk(dir);
+    const vars = join(dir, "OVMF_VARS.fd");
+    await copyFile(`${OVMF}/OVMF_VARS_4M.fd`, vars);
     const port = await freePort();
     const qmp = join(dir, "qmp.sock");
     qemu = Bun.spawn(
@@ -92,12 +116,10 @@ describe("appliance image", () => {
         "1024",
         "-smp",
         "2",
-        "-kernel",
-        join(image, "vmlinuz"),
-        "-initrd",
-        join(image, "initrd.img"),
-        "-append",
-        "root=LABEL=pithead-root rw console=ttyS0",
+        "-drive",
+        `if=pflash,format=raw,readonly=on,file=${OVMF}/OVMF_CODE_4M.fd`,
+        "-drive",
+        `if=pflash,format=raw,file=${vars}`,
         "-drive",
         `file=${disk},format=raw,if=virtio`,
         "-netdev",

@@ -3,10 +3,10 @@
 # by install.sh, enabled and started at boot, SSH installed but off, console on port 80.
 # Built only from Debian packages (mmdebstrap), filled into an ext4 file system with `mke2fs -d`
 # (no mounting, no loop device). Output in dist/image-ARCH/:
-#   rootfs.ext4   the root file system (label pithead-root)
-#   vmlinuz, initrd.img   the image's own kernel and initramfs, for direct kernel boot (qemu -kernel)
-# There is no partition table or boot loader yet: boot with qemu as in image/boot.test.ts, or copy
-# rootfs.ext4 to a partition labelled pithead-root behind a boot loader of your own.
+#   disk.img      bootable GPT disk: UEFI system partition with systemd-boot + root (image/disk.sh);
+#                 write it to the machine's disk (dd) or boot it with qemu and OVMF
+#   rootfs.ext4   the root file system alone (label pithead-root)
+#   vmlinuz, initrd.img   the image's own kernel and initramfs, for a direct kernel boot
 set -eu
 
 ARCH=${1:-x64}
@@ -28,7 +28,7 @@ OUT=$ROOT_DIR/dist/image-$ARCH
 rm -rf "$WORK/root"
 mkdir -p "$WORK" "$OUT"
 
-PACKAGES=systemd,systemd-sysv,systemd-resolved,udev,dbus,linux-image-$DEB_ARCH,initramfs-tools,kmod
+PACKAGES=systemd,systemd-sysv,systemd-resolved,udev,dbus,linux-image-$DEB_ARCH,initramfs-tools,kmod,systemd-boot-efi
 PACKAGES=$PACKAGES,iproute2,openssh-server,passwd,util-linux,ca-certificates,procps,less
 
 # The single-quoted hooks are expanded by mmdebstrap, which passes the tree as $1.
@@ -46,3 +46,4 @@ cp "$WORK"/root/boot/initrd.img-* "$OUT/initrd.img"
 rm -f "$OUT/rootfs.ext4"
 mke2fs -q -t ext4 -L pithead-root -d "$WORK/root" "$OUT/rootfs.ext4" 2G
 echo "dist/image-$ARCH: rootfs.ext4 $(du -h --apparent-size "$OUT/rootfs.ext4" | cut -f1) (used $(du -h "$OUT/rootfs.ext4" | cut -f1)), vmlinuz, initrd.img"
+sh "$ROOT_DIR/image/disk.sh" "$ARCH" "$WORK/root" "$OUT"
