@@ -1,7 +1,10 @@
 /**
- * A bounded write queue over a Bun socket: what the kernel does not take now waits for `drain`,
- * and a peer that stops reading is cut off instead of growing our memory.
+ * A batched, bounded write queue over a Bun socket. Lines written during one turn of the event loop
+ * go out in one write (a shared upstream carries the shares of many miners: one syscall instead of
+ * dozens); what the kernel does not take waits for `drain`; a peer that stops reading is cut off
+ * instead of growing our memory.
  */
+
 /** The part of a socket a writer needs (Bun's TCP and TLS sockets both fit). */
 export interface ByteSocket {
   write(data: string | Uint8Array): number;
@@ -16,38 +19,73 @@ export interface LineSink {
   close(): void;
 }
 
+// One flush for every writer with something to send, at the end of the loop turn.
+const dirty: LineWriter[] = [];
+let flushScheduled = false;
+function flushAll(): void {
+  flushScheduled = false;
+  const list = dirty.splice(0);
+  for (const w of list) w.flush();
+}
+
 export class LineWriter implements LineSink {
-  private pending = "";
+  private batch = "";
+  /** bytes the kernel has not taken yet */
+  private backlog: Uint8Array | null = null;
   private closed = false;
 
   constructor(private readonly socket: ByteSocket) {}
 
   write(line: string): void {
     if (this.closed) return;
-    if (this.pending.length > 0) {
-      this.pending += line;
-      if (this.pending.length > MAX_PENDING_BYTES) this.close();
+    if (this.batch.length === 0) {
+      dirty.push(this);
+      if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flushAll);
+      }
+    }
+    this.batch += line;
+    if (this.batch.length > MAX_PENDING_BYTES) this.close();
+  }
+
+  /** Sends the batch (called by the shared flush). */
+  flush(): void {
+    if (this.closed || this.batch.length === 0) return;
+    const data = this.batch;
+    this.batch = "";
+    if (this.backlog !== null) {
+      this.queue(Buffer.from(data));
       return;
     }
-    const n = this.socket.write(line);
-    if (n < line.length) {
-      // Bun reports bytes; stratum lines are ASCII so bytes and characters agree.
-      this.pending = line.slice(Math.max(0, n));
-    }
+    const n = this.socket.write(data);
+    // Bun reports bytes written; worker names may make bytes and characters differ.
+    if (n < data.length || n < Buffer.byteLength(data))
+      this.queue(Buffer.from(data).subarray(Math.max(0, n)));
+  }
+
+  private queue(bytes: Uint8Array): void {
+    if (this.backlog === null) this.backlog = bytes;
+    else this.backlog = Buffer.concat([this.backlog, bytes]);
+    if (this.backlog.length > MAX_PENDING_BYTES) this.close();
   }
 
   /** Call from the socket's drain handler. */
   drain(): void {
-    if (this.pending.length === 0 || this.closed) return;
-    const p = this.pending;
-    const n = this.socket.write(p);
-    this.pending = n < p.length ? p.slice(Math.max(0, n)) : "";
+    if (this.closed || this.backlog === null) return;
+    const b = this.backlog;
+    const n = this.socket.write(b);
+    this.backlog = n < b.length ? b.subarray(Math.max(0, n)) : null;
   }
 
+  /** Sends what is batched (best effort) and ends the socket. */
   close(): void {
     if (this.closed) return;
+    if (this.backlog === null && this.batch.length > 0 && this.batch.length <= MAX_PENDING_BYTES)
+      this.socket.write(this.batch);
     this.closed = true;
-    this.pending = "";
+    this.batch = "";
+    this.backlog = null;
     this.socket.end();
   }
 
