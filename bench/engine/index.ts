@@ -15,7 +15,7 @@ import {
 
 export interface EngineBenchmarks {
   memory: MemoryResult[];
-  latency: LatencyResult;
+  latency: LatencyResult[];
   throughput: ThroughputResult[];
   fee: FeeResult;
   /** the same figures as a markdown table */
@@ -33,7 +33,7 @@ export async function runEngineBenchmarks(
   log(`memory Pool: ${JSON.stringify(memory[1])}`);
   memory.push(await memoryPerMiner("Efficient", 9_000));
   log(`memory Efficient: ${JSON.stringify(memory[2])}`);
-  const latency = await addedLatency(5000, 5000);
+  const latency = [await addedLatency(5000, 5000, 1000), await addedLatency(5000, 5000, 30_000)];
   log(`latency: ${JSON.stringify(latency)}`);
   const throughput = [await sharesPerSecond("Efficient"), await sharesPerSecond("Pool")];
   log(`throughput: ${JSON.stringify(throughput)}`);
@@ -46,10 +46,10 @@ export async function runEngineBenchmarks(
         : `memory per miner, ${m.mode} mode, ${m.miners} miners`,
       `${(m.bytesPerMiner / 1024).toFixed(2)} KB (process RSS ${m.rssMiB} MiB)`,
     ]),
-    [
-      `added share latency at ${latency.sharesPerSecond}/s (p50 / p99)`,
-      `${latency.addedP50} ms / ${latency.addedP99} ms (direct ${latency.directP50}/${latency.directP99}, via proxy ${latency.proxyP50}/${latency.proxyP99})`,
-    ],
+    ...latency.map((l) => [
+      `added share latency at ${l.sharesPerSecond}/s, a new job every ${l.jobIntervalMs / 1000} s (p50 / p99)`,
+      `${l.addedP50} ms / ${l.addedP99} ms (direct ${l.directP50}/${l.directP99}, via proxy ${l.proxyP50}/${l.proxyP99})`,
+    ]),
     ...throughput.map((t) => [
       `shares per second, one port, ${t.mode}`,
       `${t.proxySharesPerSecond} (straight to the test pool: ${t.directSharesPerSecond})`,

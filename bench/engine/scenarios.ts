@@ -8,14 +8,9 @@ import { TestPool } from "../../test/support/stratum/test-pool.ts";
 import { Fleet, percentile } from "./fake-miner.ts";
 import { ProxyProcess } from "./proxy-process.ts";
 
-const benchPool = (difficulty = 1) =>
-  TestPool.start({
-    trustShares: true,
-    difficulty,
-    extranonce2Size: 8,
-    jobIntervalMs: 1000,
-    merkleBranches: 4,
-  });
+/** One new job a second by default: harsher than real pools (every 30–60 s). */
+const benchPool = (difficulty = 1, jobIntervalMs = 1000) =>
+  TestPool.start({ trustShares: true, difficulty, extranonce2Size: 8, jobIntervalMs, merkleBranches: 4 });
 
 const portFor = (pool: TestPool, mode: number, extra: Partial<Port> = {}): Port =>
   makePort({
@@ -92,6 +87,7 @@ async function paced(fleet: Fleet, perSecond: number, ms: number, warmMs: number
 
 export interface LatencyResult {
   sharesPerSecond: number;
+  jobIntervalMs: number;
   directP50: number;
   directP99: number;
   proxyP50: number;
@@ -101,8 +97,17 @@ export interface LatencyResult {
   samples: number;
 }
 
-export async function addedLatency(perSecond = 5000, ms = 5000): Promise<LatencyResult> {
-  const pool = await benchPool();
+/**
+ * Straight to the pool, then through an Efficient port, in the same run. Every new job makes each
+ * session build and send a notify, and shares arriving meanwhile wait: `jobIntervalMs` sets how
+ * often that happens.
+ */
+export async function addedLatency(
+  perSecond = 5000,
+  ms = 5000,
+  jobIntervalMs = 1000,
+): Promise<LatencyResult> {
+  const pool = await benchPool(1, jobIntervalMs);
   const proxy = await ProxyProcess.start(portFor(pool, ProxyMode.EFFICIENT));
   const direct = new Fleet({ port: pool.port, count: 100, user: (i) => `d${i}.r` });
   const via = new Fleet({ port: proxy.port, count: 100, user: (i) => `p${i}.r` });
@@ -115,6 +120,7 @@ export async function addedLatency(perSecond = 5000, ms = 5000): Promise<Latency
     const r = (x: number) => Math.round(x * 1000) / 1000;
     return {
       sharesPerSecond: perSecond,
+      jobIntervalMs,
       directP50: r(percentile(d, 50)),
       directP99: r(percentile(d, 99)),
       proxyP50: r(percentile(p, 50)),
