@@ -7,8 +7,10 @@ WEB_PORT ?=
 
 .PHONY: run test lint unit e2e ui dist bench install chromium clean image image-test
 
+# `npm install` rather than `npm ci`: this npm writes the lockfile with only the Linux builds of
+# platform packages (Biome's) and `npm ci` then calls it out of sync. The lockfile still pins every version.
 node_modules/.installed: package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
+	npm install --no-audit --no-fund --loglevel=error
 	touch $@
 
 install: node_modules/.installed
