@@ -65,7 +65,11 @@ export class Client {
   }
 
   /** Logs in through the public wire format (pubkey, captcha, RSA-encrypted password). */
-  async login(username: string, password: string, remember = false): Promise<ApiReply<Record<string, unknown>>> {
+  async login(
+    username: string,
+    password: string,
+    remember = false,
+  ): Promise<ApiReply<Record<string, unknown>>> {
     const { body: key } = await this.get<{ pem: string }>("/api/_/pubkey");
     const { body: captcha } = await this.get<{ id: string }>("/api/_/captcha");
     const res = await this.post("/api/_/login", {
