@@ -22,7 +22,8 @@ export interface LaneMiner {
 
 export interface LaneHost {
   readonly jobs: JobTable;
-  upstreamOptions(): UpstreamOptions;
+  /** `agent`: what the session presents in mining.subscribe (null: the port's default) */
+  upstreamOptions(agent: string | null): UpstreamOptions;
   endpointFor(lane: Lane): Endpoint | null;
   laneUp(lane: Lane): void;
   laneDown(lane: Lane, endpoint: Endpoint, reason: string, healthy: boolean): void;
@@ -64,6 +65,8 @@ export class Lane implements UpstreamHandler {
     public framing: Framing | "auto",
     /** on shared lanes, the one worker every share is submitted as */
     readonly user: string | null = null,
+    /** a dedicated lane presents its miner's agent upstream */
+    readonly agent: string | null = null,
   ) {
     this.backoff = host.backoffMs;
   }
@@ -194,7 +197,7 @@ export class Lane implements UpstreamHandler {
       this.scheduleRetry();
       return;
     }
-    const u = new Upstream(ep, this.host.upstreamOptions(), this);
+    const u = new Upstream(ep, this.host.upstreamOptions(this.agent), this);
     this.upstream = u;
     u.start();
   }

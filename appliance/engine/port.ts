@@ -75,7 +75,7 @@ export class ProxyPort implements MinerHost, LaneHost {
       parseEndpoint(config.pool_address, config.connect_mode),
       config.pool_address2.trim() ? parseEndpoint(config.pool_address2, config.connect_mode2) : null,
       timing.failbackProbeMs,
-      () => this.upstreamOptions(),
+      () => this.upstreamOptions(null),
       (level, message) => this.log(level, message),
       (reason) => this.rehomeMain(reason),
     );
@@ -226,7 +226,7 @@ export class ProxyPort implements MinerHost, LaneHost {
   mainLane(miner: MinerSession): Lane | null {
     if (this.route.current() === null) return null;
     if (this.config.mode === ProxyMode.POOL) return this.openPoolMain().leaseFor(miner);
-    const lane = new Lane(this, MAIN, false, "auto");
+    const lane = new Lane(this, MAIN, false, "auto", null, miner.agent || null);
     this.dedicated.add(lane);
     lane.open();
     return lane;
@@ -277,9 +277,11 @@ export class ProxyPort implements MinerHost, LaneHost {
 
   // ---- LaneHost ----
 
-  upstreamOptions(): UpstreamOptions {
+  upstreamOptions(agent: string | null): UpstreamOptions {
+    // setting.ra replaces the agent ("core info") every session presents to the pool
+    const ra = this.config.setting.ra.trim();
     return {
-      agent: PROXY_AGENT,
+      agent: ra || agent || PROXY_AGENT,
       versionRolling: true,
       connectTimeoutMs: this.timing.connectTimeoutMs,
       jobTimeoutMs: this.timing.jobTimeoutMs,

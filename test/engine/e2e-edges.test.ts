@@ -173,6 +173,19 @@ describe("listeners, relays and rewriting", () => {
     ]);
   });
 
+  test("Efficient sessions present the miner's agent; setting.ra replaces it", async () => {
+    const { pool, t } = await setup();
+    const plain = makePort({ pool_address: pool.address });
+    const listen = await t.start(plain);
+    await TestMiner.start({ port: listen, user: "w.a", agent: "bmminer/2.0", maxShares: 2, maxMs: 20_000 })
+      .done;
+    const replaced = makePort({ pool_address: pool.address, setting: { ra: "cgminer/4.11" } });
+    const listen2 = await t.start(replaced);
+    await TestMiner.start({ port: listen2, user: "w.b", agent: "bmminer/2.0", maxShares: 2, maxMs: 20_000 })
+      .done;
+    expect(pool.agents).toEqual(["bmminer/2.0", "cgminer/4.11"]);
+  });
+
   test("a pool without version rolling: the miner is told mask 0 and its shares are accepted", async () => {
     const { pool, t } = await setup({ versionRolling: false });
     const listen = await t.start(makePort({ pool_address: pool.address }));

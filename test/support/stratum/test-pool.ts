@@ -63,6 +63,8 @@ const POOL_MASK = 0x1fffe000;
 export class TestPool {
   readonly workers = new Map<string, WorkerRecord>();
   readonly rejects = new Map<number, number>();
+  /** the agent of every mining.subscribe received */
+  readonly agents: string[] = [];
   accepted = 0;
   connectionsOpened = 0;
   private readonly conns = new Map<Socket<PoolConn>, PoolConn>();
@@ -267,6 +269,7 @@ export class TestPool {
       }
       case Method.SUBSCRIBE:
         c.subscribed = true;
+        this.agents.push(typeof m.params[0] === "string" ? m.params[0] : "");
         s.write(
           resultLine(m.id, [
             [
