@@ -4,7 +4,7 @@
  * small calls from the engine; nothing here touches storage.
  */
 import type { DeviceView, SeriesSample, SeriesSink } from "../domain/engine.ts";
-import { HashrateWindow } from "./hashrate-window.ts";
+import { HashrateWindow, zeroRates } from "./hashrate-window.ts";
 import { MAIN, WorkSplit } from "./work-split.ts";
 
 /** Offline devices are forgotten after this long (the 24 h window has then emptied). */
@@ -31,7 +31,8 @@ export class DeviceRecord {
   feeRatio = 0;
   mining = MAIN;
   readonly work: HashrateWindow;
-  readonly pumped: HashrateWindow;
+  /** made when the device first mines for a fee wallet */
+  pumped: HashrateWindow | null = null;
   readonly split = new WorkSplit();
   // the open minute, flushed to the series sink once it closes
   minuteWork = 0;
@@ -51,7 +52,6 @@ export class DeviceRecord {
     now: number,
   ) {
     this.work = new HashrateWindow(now);
-    this.pumped = new HashrateWindow(now);
     this.lastSeen = now;
   }
 
@@ -70,7 +70,7 @@ export class DeviceRecord {
       invalid: this.invalid,
       stale: this.stale,
       hashrate: this.work.rates(now),
-      pumped: this.pumped.rates(now),
+      pumped: this.pumped?.rates(now) ?? zeroRates(),
       localHashrate: this.localHashrate,
       difficulty: this.difficulty,
       reconnects: this.reconnects,
@@ -180,6 +180,7 @@ export class DeviceRegistry {
       d.minuteWork += work;
       t.minuteWork += work;
       if (target !== MAIN) {
+        d.pumped ??= new HashrateWindow(now);
         d.pumped.add(work, now);
         t.pumped.add(work, now);
         d.minuteFee += work;

@@ -23,10 +23,6 @@ export interface RunningListener {
 
 const TLS_HANDSHAKE = 0x16;
 
-interface Slot<T> {
-  state: T | null;
-}
-
 const ipOf = (s: { remoteAddress: string }): string => s.remoteAddress.replace(/^::ffff:/, "");
 
 function listen<T>(
@@ -34,29 +30,30 @@ function listen<T>(
   port: number,
   tls: { cert: string; key: string } | null,
   hooks: ConnectionHooks<T>,
-  realIp: (s: Socket<Slot<T>>) => string,
-): TCPSocketListener<Slot<T>> {
-  const finish = (s: Socket<Slot<T>>) => {
-    const st = s.data.state;
-    s.data.state = null;
+  realIp: (s: Socket<T | null>) => string,
+): TCPSocketListener<T | null> {
+  // The socket's data is the port's state for it: no wrapper object per connection.
+  const finish = (s: Socket<T | null>) => {
+    const st = s.data;
+    s.data = null;
     if (st !== null) hooks.close(st);
   };
-  return Bun.listen<Slot<T>>({
+  return Bun.listen<T | null>({
     hostname,
     port,
     ...(tls ? { tls } : {}),
     socket: {
       open: (s) => {
-        s.data = { state: null };
+        s.data = null;
         const st = hooks.open(s, realIp(s));
         if (st === null) s.end();
-        else s.data.state = st;
+        else s.data = st;
       },
       data: (s, chunk) => {
-        if (s.data.state !== null) hooks.data(s.data.state, chunk);
+        if (s.data !== null) hooks.data(s.data, chunk);
       },
       drain: (s) => {
-        if (s.data.state !== null) hooks.drain(s.data.state);
+        if (s.data !== null) hooks.drain(s.data);
       },
       close: finish,
       error: finish,
