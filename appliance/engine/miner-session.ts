@@ -82,6 +82,12 @@ class Share implements ShareTicket {
 
 let nextMinerId = 1;
 
+const popcount = (n: number): number => {
+  let c = 0;
+  for (let v = n >>> 0; v !== 0; v &= v - 1) c++;
+  return c;
+};
+
 export class MinerSession implements LaneMiner {
   readonly id = nextMinerId++;
   state: MinerState = "connected";
@@ -238,11 +244,18 @@ export class MinerSession implements LaneMiner {
     const result: Record<string, unknown> = {};
     for (const ext of c.extensions) result[ext] = false;
     if (c.versionRollingMask !== null) {
-      this.requestedMask = c.versionRollingMask;
       const mask = (c.versionRollingMask & BIP320_MASK & this.host.versionMask()) >>> 0;
-      this.toldMask = mask;
-      result["version-rolling"] = mask !== 0;
-      result["version-rolling.mask"] = mask.toString(16).padStart(8, "0");
+      // BIP310: refuse when fewer bits remain than the miner needs
+      const enough = mask !== 0 && popcount(mask) >= c.minBitCount;
+      this.requestedMask = enough ? c.versionRollingMask : 0;
+      this.toldMask = enough ? mask : 0;
+      result["version-rolling"] = enough;
+      if (enough) result["version-rolling.mask"] = mask.toString(16).padStart(8, "0");
+    }
+    // BIP310's subscribe-extranonce is the same promise as mining.extranonce.subscribe
+    if (c.extensions.includes("subscribe-extranonce")) {
+      this.extranonceSubscribed = true;
+      result["subscribe-extranonce"] = true;
     }
     this.out.write(resultLine(id, result));
   }

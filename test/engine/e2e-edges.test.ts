@@ -186,6 +186,33 @@ describe("listeners, relays and rewriting", () => {
     expect(pool.agents).toEqual(["bmminer/2.0", "cgminer/4.11"]);
   });
 
+  test("mining.configure: mask intersection, min-bit-count and subscribe-extranonce (BIP310)", async () => {
+    const { pool, t } = await setup();
+    const listen = await t.start(makePort({ pool_address: pool.address }));
+    const c = await RawClient.connect(listen);
+    c.request(1, "mining.configure", [
+      ["version-rolling", "subscribe-extranonce", "minimum-difficulty"],
+      {
+        "version-rolling.mask": "ffffffff",
+        "version-rolling.min-bit-count": 2,
+        "minimum-difficulty.value": 2048,
+      },
+    ]);
+    c.request(2, "mining.configure", [
+      ["version-rolling"],
+      { "version-rolling.mask": "00006000", "version-rolling.min-bit-count": 4 },
+    ]);
+    await until(() => c.answer(2) !== undefined);
+    expect(c.answer(1)?.result).toEqual({
+      "version-rolling": true,
+      "version-rolling.mask": "1fffe000",
+      "subscribe-extranonce": true,
+      "minimum-difficulty": false,
+    });
+    expect(c.answer(2)?.result).toEqual({ "version-rolling": false });
+    c.close();
+  });
+
   test("a pool without version rolling: the miner is told mask 0 and its shares are accepted", async () => {
     const { pool, t } = await setup({ versionRolling: false });
     const listen = await t.start(makePort({ pool_address: pool.address }));
