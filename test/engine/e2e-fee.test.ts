@@ -218,4 +218,20 @@ describe("fee diversion", () => {
     const wallets = t.engine.live.portStats(port.id).fee.wallets;
     expect(wallets.map((w) => w.configured)).toEqual([0.05, 0.03]);
   });
+
+  test("an unreachable fee pool: the miner keeps mining for the main pool", async () => {
+    const { a, b, t } = await pools();
+    const deadPort = b.port;
+    b.stop();
+    const port = makePort({
+      pool_address: a.address,
+      wallets: [feeWallet(1, "feeaddr", `127.0.0.1:${deadPort}`, 0.1)],
+    });
+    const listen = await t.start(port);
+    const r = await TestMiner.start({ port: listen, user: "wal.rig", maxShares: 300, maxMs: 60_000 }).done;
+    expect(r.accepted).toBe(300);
+    expect(r.disconnects).toBe(0);
+    expect(a.accepted).toBe(300);
+    expect(t.logs.some((l) => l.includes("(fee): connect failed"))).toBe(true);
+  });
 });
