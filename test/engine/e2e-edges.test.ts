@@ -268,6 +268,29 @@ describe("port lifecycle", () => {
   });
 });
 
+describe("churn", () => {
+  test("miners coming and going leave no sessions, jobs or connections behind", async () => {
+    const { pool, t } = await setup();
+    const port = makePort({ pool_address: pool.address });
+    const listen = await t.start(port);
+    for (let round = 0; round < 3; round++) {
+      const reports = await Promise.all(
+        Array.from(
+          { length: 20 },
+          (_, i) => TestMiner.start({ port: listen, user: `c${i}.r`, maxShares: 3, maxMs: 20_000 }).done,
+        ),
+      );
+      for (const r of reports) expect(r.accepted).toBe(3);
+    }
+    const running = t.engine.running(port.id);
+    await until(() => running?.miners.size === 0 && pool.connections === 0);
+    expect(running?.sessionCounts()).toEqual({ main: 0, fee: 0 });
+    expect(running?.jobs.size).toBe(0);
+    expect(t.engine.live.workers(port.id).length).toBe(20);
+    expect(t.engine.live.deviceStats()).toEqual({ online: 0, offline: 20, total: 20 });
+  });
+});
+
 describe("session resume", () => {
   test("a miner presenting its previous session id gets its extranonce1 back", async () => {
     const { pool, t } = await setup();
