@@ -64,6 +64,7 @@ type Pending =
   | { kind: "ignore" };
 
 let nextUpstreamId = 1;
+const NO_JOB = "no job from pool in time";
 /** Unanswered requests one session may have; a shared session carries up to 256 miners. */
 export const MAX_PENDING_REQUESTS = 4096;
 /** Notify objects are never modified after parsing, so sessions can share them. */
@@ -242,7 +243,8 @@ export class Upstream {
       else if (p.kind === "authorize") p.resolve(false);
     }
     this.pending.clear();
-    this.handler.onClosed(this, reason, this.jobs > 0);
+    // A pool that stopped sending jobs is as unhealthy as one that cannot be reached.
+    this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB);
   }
 
   private arm(ms: number, reason: string): void {
@@ -341,7 +343,7 @@ export class Upstream {
   private onNotify(n: Notify): void {
     this.jobs++;
     if (this.retiring !== null) return;
-    this.arm(this.opts.jobTimeoutMs, "no job from pool in time");
+    this.arm(this.opts.jobTimeoutMs, NO_JOB);
     this.job = {
       notify: n,
       difficulty: this.nextDifficulty,
@@ -374,7 +376,7 @@ export class Upstream {
         this.extranonce1 = s.extranonce1;
         this.extranonce2Size = s.extranonce2Size;
         this.state = "ready";
-        this.arm(this.opts.jobTimeoutMs, "no job from pool in time");
+        this.arm(this.opts.jobTimeoutMs, NO_JOB);
         // Lets the pool change our extranonce later instead of dropping us; errors are ignored.
         this.request({ kind: "ignore" }, Method.EXTRANONCE_SUBSCRIBE, []);
         this.handler.onSubscribed(this);

@@ -60,6 +60,28 @@ describe("main ↔ standby", () => {
     });
   }
 
+  test("a main pool that stops sending jobs counts as failed", async () => {
+    const main = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8, jobIntervalMs: 100 });
+    const standby = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8, jobIntervalMs: 100 });
+    const t = makeEngine({ jobTimeoutMs: 300, failbackProbeMs: 60_000 });
+    cleanup.push(
+      () => main.stop(),
+      () => standby.stop(),
+      () => t.engine.shutdown(),
+    );
+    const port = makePort({ pool_address: main.address, pool_address2: standby.address });
+    const listen = await t.start(port);
+    const miner = TestMiner.start({ port: listen, user: "wal.rig", maxShares: 1_000_000, maxMs: 60_000 });
+    cleanup.push(() => miner.stop());
+    await until(() => main.accepted >= 20);
+    main.jobsPaused = true;
+    await until(() => standby.accepted >= 20);
+    expect(t.engine.live.portStats(port.id).upstream).toBe("standby");
+    expect(t.logs.some((l) => l.includes("no job from pool in time"))).toBe(true);
+    const r = await miner.finish();
+    expect(r.disconnects).toBe(0);
+  });
+
   test("client.reconnect from the pool moves the session; the miner stays", async () => {
     const a = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8 });
     const c = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8 });

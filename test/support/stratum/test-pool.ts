@@ -77,6 +77,8 @@ export class TestPool {
   private nextConnId = 1;
   private listener: TCPSocketListener<PoolConn> | null = null;
   private jobTimer: ReturnType<typeof setInterval> | null = null;
+  /** while true the pool keeps connections but sends no jobs (a stuck pool) */
+  jobsPaused = false;
   readonly category: "sha256" | "scrypt";
   readonly en1Size: number;
   readonly en2Size: number;
@@ -218,6 +220,7 @@ export class TestPool {
   }
 
   private sendJob(s: Socket<PoolConn>, c: PoolConn, clean: boolean): void {
+    if (this.jobsPaused) return;
     const j = this.current;
     c.jobDifficulty.set(j.jobId, c.difficulty);
     s.write(
