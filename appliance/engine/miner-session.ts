@@ -22,6 +22,7 @@ import {
   parseSubscribe,
 } from "./stratum/bitcoin/messages.ts";
 import { BIP320_MASK, Method } from "./stratum/bitcoin/methods.ts";
+import { intern } from "./stratum/intern.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "./stratum/line-codec.ts";
 import { errorLine, parseMessage, requestLine, resultLine, type StratumId } from "./stratum/message.ts";
 import { type ByteSocket, type LineSink, LineWriter } from "./transport/line-writer.ts";
@@ -265,7 +266,8 @@ export class MinerSession implements LaneMiner {
     if (s instanceof StratumError) return this.strike(id, s);
     if (this.state !== "connected")
       return this.strike(id, new StratumError(ErrorCode.OTHER, "already subscribed"));
-    this.agent = s.agent;
+    // Farms run many identical miners: share one copy of the agent, wallet and upstream name.
+    this.agent = intern(s.agent);
     this.sessionId = this.id.toString(16).padStart(8, "0");
     if (s.sessionId !== null) {
       const slot = this.host.resumeSlot(s.sessionId, this.slot);
@@ -320,14 +322,15 @@ export class MinerSession implements LaneMiner {
       this.out.write(errorLine(id, new StratumError(ErrorCode.NOT_SUBSCRIBED, "not subscribed")));
       return;
     }
-    const original = splitUser(a.user);
+    const split = splitUser(a.user);
+    const original = { wallet: intern(split.wallet), name: split.name };
     if (this.host.isWalletBanned(original.wallet)) {
       this.host.log("warn", `miner ${this.ip}: wallet ${original.wallet} is banned`);
       this.out.write(errorLine(id, new StratumError(ErrorCode.UNAUTHORIZED, "wallet banned")));
       return this.close("banned wallet");
     }
     const config = this.host.config;
-    const upstreamUser = joinUser(rewriteIdentity(original, config));
+    const upstreamUser = intern(joinUser(rewriteIdentity(original, config)));
     const lane = this.main as Lane;
     if (!lane.shared) {
       const ok = await lane.addUser(upstreamUser, a.password);
