@@ -3,10 +3,11 @@
  * modes with validation errors, batch and per-port actions, dialogs, settings, theme and language,
  * session expiry. Tests run in order and share one server and one page.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import forge from "node-forge";
 import type { Browser, Page } from "playwright-core";
 import { TestMiner } from "../support/stratum/test-miner.ts";
 import { TestPool } from "../support/stratum/test-pool.ts";
@@ -37,7 +38,19 @@ beforeAll(async () => {
   pool = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8 });
   browser = await launch();
   page = await browser.newPage({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
+  page.setDefaultTimeout(15_000);
   page.on("pageerror", (e) => errors.push(e.message));
+  // Failed API answers are printed: most are expected (validation tests), the rest explain a failure.
+  page.on("response", (r) => {
+    if (r.url().includes("/api/") && r.status() >= 400)
+      console.log(`  api ${r.request().method()} ${new URL(r.url()).pathname} → ${r.status()}`);
+  });
+});
+
+// A test that failed with a dialog open must not take the next ones down with it.
+beforeEach(async () => {
+  for (let i = 0; i < 4 && (await page.locator('[role="dialog"]').count()) > 0; i++)
+    await page.keyboard.press("Escape");
 });
 
 afterAll(async () => {
@@ -63,6 +76,16 @@ async function openSettings(section: string) {
   if (!(await page.getByTestId("settings").isVisible()))
     await page.getByRole("button", { name: "Settings", exact: true }).click();
   await page.locator(`[data-testid="settings"] button[data-section="${section}"]`).click();
+}
+/** Saves the editor and waits for it to close; on failure a screenshot shows why. */
+async function saveEditor(name: string) {
+  await page.getByTestId("editor-save").click();
+  try {
+    await editor().waitFor({ state: "detached" });
+  } catch (e) {
+    await shot(page, `fail-${name}`);
+    throw e;
+  }
 }
 async function closeModal(testId: string) {
   await page.getByTestId(testId).getByRole("button", { name: "Close" }).first().click();
@@ -107,6 +130,20 @@ describe("login", () => {
   });
 });
 
+describe("dashboard", () => {
+  test("chart coin and average windows are kept in the preferences", async () => {
+    const chart = page.getByTestId("hash-chart");
+    await chart.getByLabel("Coin").selectOption("LTC");
+    await chart.getByLabel("Average 2").selectOption("14400");
+    await chart.getByText("4h:").waitFor();
+    const prefs = await page.evaluate(() => JSON.parse(localStorage.getItem("pithead.prefs") ?? "{}"));
+    expect(prefs).toMatchObject({ chart3select: "LTC", defaultAves2: 14400 });
+    await chart.getByLabel("Coin").selectOption("BTC");
+    await page.getByTestId("latency").waitFor();
+    await page.getByTestId("sys-cards").getByText("Uptime").waitFor();
+  });
+});
+
 describe("routes", () => {
   test("/ and /system and /system/index redirect to the chart card", async () => {
     for (const p of ["/", "/system", "/system/index"]) {
@@ -129,7 +166,7 @@ describe("routes", () => {
 });
 
 describe("port editor", () => {
-  test("add: the §5 validation messages", async () => {
+  test("add: §5 validation messages, connection test, preset pool, fee rows, typed confirmation, create", async () => {
     await gotoPool();
     await page.getByTestId("add-port").click();
     await editor().waitFor();
@@ -153,15 +190,11 @@ describe("port editor", () => {
     await page.getByLabel("Efficient", { exact: true }).check();
     await page.fill('input[name="limit_connections"]', "65535");
     await page.fill('input[name="port"]', String(portA));
-  });
 
-  test("add: the connection test answers ok against a live address", async () => {
     await editor().locator("[data-ping]").first().click();
     await editor().locator('[data-ping="ok"], [data-ping="error"]').first().waitFor();
     expect(await editor().locator("[data-ping]").first().getAttribute("data-ping")).toBe("ok");
-  });
 
-  test("add: preset-pool picker hands a built-in pool back", async () => {
     const addr = await page.inputValue('input[name="pool_address"]');
     await editor().getByRole("button", { name: "Presets" }).first().click();
     const dlg = page.getByTestId("select-pool");
@@ -171,9 +204,7 @@ describe("port editor", () => {
     await dlg.waitFor({ state: "detached" });
     expect(await page.inputValue('input[name="pool_address"]')).not.toBe(addr);
     await page.fill('input[name="pool_address"]', addr);
-  });
 
-  test("add: fee rows, the ten-wallet limit, the typed confirmation, then create", async () => {
     await editor()
       .getByRole("tab", { name: /Fee wallets/ })
       .click();
@@ -235,8 +266,7 @@ describe("port editor", () => {
     expect(await page.inputValue('input[name="port"]')).toBe("");
     expect(await page.inputValue('input[name="name"]')).toBe("rack-7");
     await page.fill('input[name="port"]', String(portB));
-    await page.getByTestId("editor-save").click();
-    await editor().waitFor({ state: "detached" });
+    await saveEditor("clone");
     await row(portB).waitFor();
   });
 
@@ -363,31 +393,46 @@ describe("pool page actions", () => {
     miner = null;
   });
 
-  test("export and import", async () => {
+  test("sorting and page size of the port table", async () => {
     await gotoPool();
+    const ports = () =>
+      page.locator("tr[data-port]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-port")));
+    expect(await ports()).toEqual([String(portA), String(portB)]);
+    await page.getByRole("button", { name: /^Port/ }).click();
+    await page.locator('th[aria-sort="descending"]').waitFor();
+    expect(await ports()).toEqual([String(portB), String(portA)]);
+    await page.getByRole("button", { name: /^Port/ }).click();
+    await page.locator('th[aria-sort="ascending"]').waitFor();
+    await page.getByLabel("Page size").selectOption("10");
+    await page.getByLabel("Page size").selectOption("30");
+  });
+
+  test("export, batch delete, import brings the ports back", async () => {
     await page.getByRole("button", { name: "Export" }).click();
     const dl = page.waitForEvent("download");
     await page.getByRole("button", { name: "Download JSON" }).click();
     const file = await dl;
     expect(file.suggestedFilename()).toBe("pithead-ports.json");
+    mkdirSync(ARTIFACTS, { recursive: true });
     const path = join(ARTIFACTS, "ports-export.json");
     await file.saveAs(path);
     await closeModal("export-dialog");
+    await page.getByLabel("Select all ports on this page").check();
+    await page.getByTestId("batch-bar").getByRole("button", { name: "Delete" }).click();
+    await confirm(page);
+    await expectToast(page, "Done: 2 succeeded, 0 failed");
+    await page.getByText("No ports. Add one to start proxying.").waitFor();
     await page.getByRole("button", { name: "Import" }).click();
-    mkdirSync(ARTIFACTS, { recursive: true });
     const bad = join(ARTIFACTS, "ports.txt");
     writeFileSync(bad, "nothing");
     await page.setInputFiles('input[name="import-file"]', bad);
     await page.getByTestId("import-dialog").getByText("Unsupported file format").waitFor();
     await page.setInputFiles('input[name="import-file"]', path);
-    await page
-      .getByTestId("import-dialog")
-      .getByRole("alert")
-      .or(page.getByTestId("toast").filter({ hasText: /Imported/ }))
-      .first()
-      .waitFor();
+    await expectToast(page, "Imported 2 ports, 0 errors");
+    await page.getByTestId("import-dialog").waitFor({ state: "detached" });
     await shot(page, "12-import");
-    await closeModal("import-dialog");
+    await row(portA).waitFor();
+    await row(portB).waitFor();
   });
 });
 
@@ -500,6 +545,44 @@ describe("settings and dialogs", () => {
     await closeModal("settings");
   });
 
+  test("certificate upload (crt + key) and restore; HTTPS and web port ask before restarting", async () => {
+    const keys = forge.pki.rsa.generateKeyPair(2048);
+    const cert = forge.pki.createCertificate();
+    cert.publicKey = keys.publicKey;
+    cert.serialNumber = "01";
+    cert.validity.notBefore = new Date();
+    cert.validity.notAfter = new Date(Date.now() + 86400_000 * 30);
+    const attrs = [{ name: "commonName", value: "farm.example" }];
+    cert.setSubject(attrs);
+    cert.setIssuer(attrs);
+    cert.sign(keys.privateKey, forge.md.sha256.create());
+    mkdirSync(ARTIFACTS, { recursive: true });
+    writeFileSync(join(ARTIFACTS, "farm.crt"), forge.pki.certificateToPem(cert));
+    writeFileSync(join(ARTIFACTS, "farm.key"), forge.pki.privateKeyToPem(keys.privateKey));
+    await openSettings("cert");
+    await page.getByLabel("Certificate (crt or pem)").setInputFiles(join(ARTIFACTS, "farm.crt"));
+    await page.getByLabel("Private key").setInputFiles(join(ARTIFACTS, "farm.key"));
+    await page.getByRole("button", { name: "Upload" }).click();
+    await page
+      .getByTestId("settings")
+      .getByText(/farm\.example/)
+      .first()
+      .waitFor();
+    await page.getByRole("button", { name: "Restore the built-in certificate" }).click();
+    await confirm(page);
+    await page
+      .getByTestId("settings")
+      .getByText(/farm\.example/)
+      .first()
+      .waitFor({ state: "detached" });
+    await openSettings("web");
+    await page.getByLabel("HTTPS access").click();
+    await page.getByTestId("confirm").getByRole("button", { name: "Cancel" }).click();
+    await page.getByTestId("confirm").waitFor({ state: "detached" });
+    expect(await page.getByLabel("HTTPS access").isChecked()).toBe(false);
+    await closeModal("settings");
+  });
+
   test("group control: all three fields required, add and delete a client", async () => {
     await page.getByRole("link", { name: "Group control" }).click();
     await page.getByRole("button", { name: "Add client" }).click();
@@ -567,6 +650,14 @@ describe("theme, language, phone", () => {
 });
 
 describe("session", () => {
+  test("log out asks for confirmation", async () => {
+    await page.getByRole("button", { name: "Log out" }).click();
+    await confirm(page);
+    await page.waitForURL(/\/login$/);
+    expect(await page.inputValue('input[name="username"]')).toBe("");
+    await login(page, server.url, "admin", server.password());
+  });
+
   test("a revoked token sends the user to the login page", async () => {
     await page.evaluate(async () => {
       const token = localStorage.getItem("pithead.token");

@@ -14,7 +14,12 @@ export function Check({ label, checked, onChange, disabled }: Props) {
         class="h-4 w-4 accent-[var(--acc)]"
         checked={checked}
         disabled={disabled}
-        onChange={(e) => onChange(e.currentTarget.checked)}
+        onChange={(e) => {
+          // Fully controlled: the box shows the prop until the owner's state says otherwise.
+          const next = e.currentTarget.checked;
+          e.currentTarget.checked = checked;
+          onChange(next);
+        }}
       />
       {label}
     </label>

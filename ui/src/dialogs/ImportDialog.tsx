@@ -34,7 +34,8 @@ export function ImportDialog({ onClose, onDone }: { onClose: () => void; onDone:
       const r = await api<ImportReply>("POST", "/api/ports/import", undefined, { form, quiet: true });
       setLines(r.ignored.map(rowText));
       toast(r.ignored.length ? "warn" : "ok", t("import.done", { n: r.imported, fail: r.ignored.length }));
-      onDone();
+      // Ignored rows (unsupported coins) stay listed; a clean import closes the dialog.
+      if (r.ignored.length === 0) onDone();
     } catch (e) {
       const errs = e instanceof ApiError ? ((e.body as { errors?: RowError[] } | null)?.errors ?? []) : [];
       setLines([e instanceof ApiError ? e.text : String(e), ...errs.map(rowText)]);
