@@ -55,7 +55,7 @@ export class Lane implements UpstreamHandler {
   private redirect: Endpoint | null = null;
   private reissues = 0;
   private subscribedOnce = false;
-  private readonly subscribers: Array<(ok: boolean) => void> = [];
+  private subscribers: Array<(ok: boolean) => void> | null = null;
 
   constructor(
     private readonly host: LaneHost,
@@ -107,10 +107,12 @@ export class Lane implements UpstreamHandler {
       const timer = setTimeout(() => done(false), timeoutMs);
       const done = (ok: boolean) => {
         clearTimeout(timer);
-        const i = this.subscribers.indexOf(done);
-        if (i >= 0) this.subscribers.splice(i, 1);
+        const list = this.subscribers;
+        const i = list === null ? -1 : list.indexOf(done);
+        if (list !== null && i >= 0) list.splice(i, 1);
         resolve(ok);
       };
+      this.subscribers ??= [];
       this.subscribers.push(done);
     });
   }
@@ -186,7 +188,7 @@ export class Lane implements UpstreamHandler {
     this.upstream?.retire("lane closed", RETIRE_GRACE_MS);
     this.upstream = null;
     this.host.jobs.dropLane(this.id);
-    for (const r of [...this.subscribers]) r(false);
+    for (const r of [...(this.subscribers ?? [])]) r(false);
   }
 
   private connect(): void {
@@ -229,7 +231,8 @@ export class Lane implements UpstreamHandler {
     for (const [user, password] of this.users) void u.authorize(user, password);
     if (this.subscribedOnce) for (const m of this.miners) m.onLaneSession(this, u);
     this.subscribedOnce = true;
-    for (const r of [...this.subscribers]) r(true);
+    for (const r of [...(this.subscribers ?? [])]) r(true);
+    this.subscribers = null;
     this.host.laneUp(this);
   }
 

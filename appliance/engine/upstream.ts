@@ -64,6 +64,7 @@ type Pending =
   | { kind: "ignore" };
 
 let nextUpstreamId = 1;
+const expire = (u: Upstream, reason: string): void => u.close(reason);
 const NO_JOB = "no job from pool in time";
 /** Unanswered requests one session may have; a shared session carries up to 256 miners. */
 export const MAX_PENDING_REQUESTS = 4096;
@@ -249,7 +250,8 @@ export class Upstream {
 
   private arm(ms: number, reason: string): void {
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.close(reason), ms);
+    // A shared callback with arguments: re-armed on every job, so no closure per call.
+    this.timer = setTimeout(expire, ms, this, reason);
   }
 
   private request(p: Pending, method: string, params: unknown[]): void {
