@@ -397,6 +397,7 @@ describe("pool page actions", () => {
     await gotoPool();
     const ports = () =>
       page.locator("tr[data-port]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-port")));
+    await row(portB).waitFor();
     expect(await ports()).toEqual([String(portA), String(portB)]);
     await page.getByRole("button", { name: /^Port/ }).click();
     await page.locator('th[aria-sort="descending"]').waitFor();

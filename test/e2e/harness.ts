@@ -105,5 +105,6 @@ export async function confirm(page: Page): Promise<void> {
 }
 
 /** A free-looking high port for a proxy listener, distinct per call. */
-let nextPort = 41000 + Math.floor(Math.random() * 8000);
+// Below the kernel's ephemeral range (32768+), where outgoing sockets of the browser and the pool live.
+let nextPort = 20000 + Math.floor(Math.random() * 10000);
 export const freePort = () => nextPort++;

@@ -15,16 +15,22 @@ interface Props {
 export function Modal({ title, onClose, children, footer, wide, testId }: Props) {
   const id = useId();
   const box = useRef<HTMLDivElement>(null);
+  const close = useRef(onClose);
+  close.current = onClose;
+  // Once per opening: focus moves in, Escape closes the topmost dialog, focus returns on close.
   useEffect(() => {
     const prev = document.activeElement as HTMLElement | null;
     box.current?.querySelector<HTMLElement>("input,select,textarea,button:not([data-close])")?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
+    const onKey = (e: KeyboardEvent) => {
+      const dialogs = document.querySelectorAll('[role="dialog"]');
+      if (e.key === "Escape" && dialogs[dialogs.length - 1] === box.current) close.current();
+    };
     document.addEventListener("keydown", onKey);
     return () => {
       document.removeEventListener("keydown", onKey);
       prev?.focus?.();
     };
-  }, [onClose]);
+  }, []);
   return (
     <div class="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/60 p-2 sm:p-6">
       <div

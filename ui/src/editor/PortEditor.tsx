@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { Modal } from "../components/Modal.tsx";
 import { Tabs } from "../components/Tabs.tsx";
 import { t } from "../lib/i18n.ts";
@@ -52,15 +52,19 @@ export function PortEditor({ target, coin, onClose, onSaved }: Props) {
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
+  // The port is loaded once per opening: a re-render of the page (a new onClose) must not reload it
+  // over what the user has typed.
+  const close = useRef(onClose);
+  close.current = onClose;
   useEffect(() => {
     if (target.mode === "add") return;
     getPort(target.id)
       .then((item) => setForm(target.mode === "clone" ? cloneForm(fromItem(item)) : fromItem(item)))
       .catch(() => {
         toast("err", t("editor.load_failed"));
-        onClose();
+        close.current();
       });
-  }, [target, onClose]);
+  }, [target]);
   if (!form) return null;
   const set = (patch: Partial<PortForm>) => setForm({ ...form, ...patch });
   const nginx = form.currency === NGINX;

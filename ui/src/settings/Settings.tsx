@@ -7,6 +7,7 @@ import { AccountSection } from "./AccountSection.tsx";
 import { AlertSection } from "./AlertSection.tsx";
 import { BlacklistSection } from "./BlacklistSection.tsx";
 import { CertSection } from "./CertSection.tsx";
+import { ControlSection } from "./ControlSection.tsx";
 import { EngineSection } from "./EngineSection.tsx";
 import { IpComingSection } from "./IpComingSection.tsx";
 import { KencSection } from "./KencSection.tsx";
@@ -16,7 +17,7 @@ import { RmsSection } from "./RmsSection.tsx";
 import { SystemSection } from "./SystemSection.tsx";
 import { WebSection } from "./WebSection.tsx";
 
-const SECTIONS: [string, FunctionComponent][] = [
+const SECTIONS: [string, FunctionComponent<{ onClose?: () => void }>][] = [
   ["account", AccountSection],
   ["web", WebSection],
   ["cert", CertSection],
@@ -29,6 +30,7 @@ const SECTIONS: [string, FunctionComponent][] = [
   ["logs", LogsSection],
   ["engine", EngineSection],
   ["rms", RmsSection],
+  ["control", ControlSection],
   ["about", About],
 ];
 
@@ -58,7 +60,7 @@ export function Settings({ onClose }: { onClose: () => void }) {
         </nav>
         <section class="min-w-0 flex-1" aria-label={t(`settings.${key}`)}>
           <h3 class="mb-3 font-semibold">{t(`settings.${key}`)}</h3>
-          <Section />
+          <Section onClose={onClose} />
         </section>
       </div>
     </Modal>
