@@ -8,11 +8,13 @@ import { requestLine } from "./stratum/message.ts";
 import type { Upstream, UpstreamJob } from "./upstream.ts";
 
 /**
- * Jobs kept per dedicated lane for late shares (older ones answer "stale"): a job's coinbase is a
- * kilobyte or more, and Efficient mode has a lane per miner. Shared lanes keep more, because every
- * miner returning to one may hold its own re-issue.
+ * Jobs kept per dedicated lane for late shares (older ones answer "stale"). A miner returning from
+ * a fee visit gets a re-issue of the main job, and shares for the job it left may still be on the
+ * wire, so a few re-issues must fit besides the pool's current and previous job. Notify contents
+ * are shared between sessions, so a kept job costs about a hundred bytes. Shared lanes keep more,
+ * because every miner returning to one may hold its own re-issue.
  */
-export const JOBS_PER_LANE = 2;
+export const JOBS_PER_LANE = 6;
 export const jobsPerSharedLane = (miners: number): number => 16 + 2 * miners;
 
 /** The part of a lane a job needs: kept as an interface so Job does not depend on Lane. */

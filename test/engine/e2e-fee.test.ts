@@ -39,17 +39,18 @@ describe("fee diversion", () => {
       port: listen,
       user: "wal.rig",
       versionRolling: true,
-      maxShares: 2500,
+      maxShares: 4000,
       maxMs: 60_000,
     }).done;
     expect(r.disconnects).toBe(0);
     expect(rejected(r)).toBe(0);
-    expect(r.accepted).toBe(2500);
+    expect(r.accepted).toBe(4000);
     // every share the miner saw accepted was verified and credited by one of the two pools
-    expect(a.accepted + b.accepted).toBe(2500);
+    expect(a.accepted + b.accepted).toBe(4000);
     expect(a.rejects.size + b.rejects.size).toBe(0);
     const feeWork = b.workerWork("feeaddr.fee");
     const total = a.workerWork("wal.rig") + feeWork;
+    // one device: the split is off by at most one visit (4 fee shares) plus the shares in flight
     expect(feeWork / total).toBeGreaterThan(0.015);
     expect(feeWork / total).toBeLessThan(0.025);
     const view = t.engine.live.portStats(port.id).fee;
