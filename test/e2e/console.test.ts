@@ -296,6 +296,9 @@ describe("pool page actions", () => {
     await page.getByLabel("Hide coins without a proxy").check();
     await page.locator('button[data-coin="LTC"]').waitFor({ state: "detached" });
     await page.getByLabel("Hide coins without a proxy").uncheck();
+    await page.getByRole("button", { name: "Hide coin list" }).click();
+    await page.getByLabel("Hide coins without a proxy").waitFor({ state: "detached" });
+    await page.getByRole("button", { name: "Show coin list" }).click();
     await page.locator('button[data-coin=""]').click();
     await row(portC).waitFor();
   });
@@ -634,6 +637,18 @@ describe("theme, language, phone", () => {
     await shot(page, "20-pool-ru");
     await page.selectOption("#lang-select", "en");
     await page.getByRole("link", { name: "Pool proxy", exact: true }).waitFor();
+  });
+
+  test("keyboard: Enter opens the editor with focus on the port, Escape closes it and focus returns", async () => {
+    await page.getByTestId("add-port").focus();
+    await page.keyboard.press("Enter");
+    await editor().waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute("name") === "port");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("name");
+    await page.keyboard.press("Escape");
+    await editor().waitFor({ state: "detached" });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("add-port");
   });
 
   test("phone-sized screen: menu button opens the navigation", async () => {

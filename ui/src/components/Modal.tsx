@@ -15,12 +15,17 @@ interface Props {
 export function Modal({ title, onClose, children, footer, wide, testId }: Props) {
   const id = useId();
   const box = useRef<HTMLDivElement>(null);
+  // Where focus was when the dialog opened (read at first render, before anything moves it).
+  const opener = useRef(document.activeElement as HTMLElement | null);
   const close = useRef(onClose);
   close.current = onClose;
   // Once per opening: focus moves in, Escape closes the topmost dialog, focus returns on close.
   useEffect(() => {
-    const prev = document.activeElement as HTMLElement | null;
-    box.current?.querySelector<HTMLElement>("input,select,textarea,button:not([data-close])")?.focus();
+    const prev = opener.current;
+    const first =
+      box.current?.querySelector<HTMLElement>("input:not([disabled]),select,textarea") ??
+      box.current?.querySelector<HTMLElement>("button:not([data-close])");
+    first?.focus();
     const onKey = (e: KeyboardEvent) => {
       const dialogs = document.querySelectorAll('[role="dialog"]');
       if (e.key === "Escape" && dialogs[dialogs.length - 1] === box.current) close.current();

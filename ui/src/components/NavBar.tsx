@@ -14,6 +14,11 @@ const LINKS = [
   ["/system/control", "nav.control"],
 ] as const;
 
+/** The device list of a port belongs to the pool page in the navigation. */
+function activeSection(pathname: string): string {
+  return pathname.startsWith("/system/index/portinside") ? "/system/pool" : pathname;
+}
+
 /** Top navigation: pages, settings, language and theme, logout. Collapses into a menu on phones. */
 export function NavBar({ onSettings }: { onSettings: () => void }) {
   const nav = useNavigate();
@@ -27,7 +32,7 @@ export function NavBar({ onSettings }: { onSettings: () => void }) {
   };
   const { pathname } = useLocation();
   const link = (to: string) =>
-    `block rounded px-3 py-1.5 text-sm ${pathname.startsWith(to.replace(/\/chartcard$/, "")) ? "bg-panel2 text-acc" : "text-fg hover:bg-panel2"}`;
+    `block rounded px-3 py-1.5 text-sm ${activeSection(pathname) === to ? "bg-panel2 text-acc" : "text-fg hover:bg-panel2"}`;
   return (
     <header class="sticky top-0 z-30 border-b border-line bg-panel">
       <div class="mx-auto flex max-w-7xl flex-wrap items-center gap-2 px-2 py-1.5 sm:px-4">

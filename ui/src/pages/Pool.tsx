@@ -41,7 +41,9 @@ export function Pool() {
   const shown = coin ? items.filter((i) => i.server.currency === coin) : items;
   return (
     <div class="flex flex-col gap-3 md:flex-row">
-      <CoinList coins={coins} items={items} selected={coin} onSelect={(c) => setPref("poolID", c)} />
+      {!p.hideLeftCard && (
+        <CoinList coins={coins} items={items} selected={coin} onSelect={(c) => setPref("poolID", c)} />
+      )}
       <section class="min-w-0 flex-1 space-y-2" aria-label="ports">
         <PoolToolbar coin={coin} onAdd={() => setEditor({ mode: "add" })} onReload={reload} />
         {coin && <CoinNote coin={coin} />}

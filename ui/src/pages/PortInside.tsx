@@ -1,4 +1,3 @@
-import { useState } from "preact/hooks";
 import { Link, useSearchParams } from "react-router-dom";
 import { Tabs } from "../components/Tabs.tsx";
 import { DeviceTable } from "../inside/DeviceTable.tsx";
@@ -9,14 +8,20 @@ import { WalletTable } from "../inside/WalletTable.tsx";
 import { coinLabel } from "../lib/coins.ts";
 import { t } from "../lib/i18n.ts";
 import { getPort } from "../lib/port-api.ts";
+import { prefs, setPref } from "../lib/prefs.ts";
+import { useStore } from "../lib/use-store.ts";
 import { useFetch } from "../lib/useFetch.ts";
 import { StateBadge } from "../pool/StateBadge.tsx";
+
+const TABS = ["devices", "wallets", "ips", "log"];
 
 /** Device list of one port (?id=): devices, wallets, connection log, port log, fee achieved. */
 export function PortInside() {
   const [params] = useSearchParams();
   const id = Number(params.get("id"));
-  const [tab, setTab] = useState("devices");
+  const p = useStore(prefs);
+  const tab = TABS[p.listTab] ?? "devices";
+  const setTab = (k: string) => setPref("listTab", Math.max(0, TABS.indexOf(k)));
   const [item] = useFetch(() => getPort(id), [id]);
   if (!Number.isInteger(id) || id <= 0) return <p class="text-mute">{t("inside.no_port")}</p>;
   return (

@@ -2,7 +2,9 @@ import { Suspense } from "preact/compat";
 import { useState } from "preact/hooks";
 import { lazyNamed } from "../components/lazyNamed.ts";
 import { t } from "../lib/i18n.ts";
+import { prefs, setPref } from "../lib/prefs.ts";
 import { BTN_GHOST, BTN_PRIMARY } from "../lib/ui.ts";
+import { useStore } from "../lib/use-store.ts";
 
 const ImportDialog = lazyNamed(() => import("../dialogs/ImportDialog.tsx").then((m) => m.ImportDialog));
 const ExportDialog = lazyNamed(() => import("../dialogs/ExportDialog.tsx").then((m) => m.ExportDialog));
@@ -16,6 +18,7 @@ interface Props {
 /** Add, import, export and refresh. */
 export function PoolToolbar({ onAdd, onReload }: Props) {
   const [dlg, setDlg] = useState<"" | "import" | "export">("");
+  const p = useStore(prefs);
   return (
     <div class="flex flex-wrap items-center gap-2">
       <button type="button" class={BTN_PRIMARY} onClick={onAdd} data-testid="add-port">
@@ -26,6 +29,14 @@ export function PoolToolbar({ onAdd, onReload }: Props) {
       </button>
       <button type="button" class={BTN_GHOST} onClick={() => setDlg("export")}>
         {t("pool.export")}
+      </button>
+      <button
+        type="button"
+        class={BTN_GHOST}
+        aria-pressed={p.hideLeftCard}
+        onClick={() => setPref("hideLeftCard", !p.hideLeftCard)}
+      >
+        {t(p.hideLeftCard ? "pool.show_coins" : "pool.hide_coins")}
       </button>
       <button type="button" class={BTN_GHOST} onClick={onReload}>
         ⟳ {t("common.refresh")}
