@@ -535,6 +535,13 @@ describe("settings and dialogs", () => {
     await openSettings("engine");
     await page.getByRole("button", { name: "Quick update" }).click();
     await expectToast(page, /Engine updated: \d+ ports applied/);
+    await openSettings("updates");
+    await page.fill('input[name="update-source"]', "not a url");
+    await page.getByTestId("updates").getByRole("button", { name: "Save" }).click();
+    await expectToast(page, "The update source must be a URL");
+    await page.fill('input[name="update-source"]', "");
+    await page.getByTestId("updates").getByRole("button", { name: "Install bundle" }).click();
+    await expectToast(page, "Please choose an update bundle file");
     await openSettings("rms");
     await page.getByTestId("settings").getByRole("button", { name: "Save" }).click();
     await openSettings("system");
@@ -648,7 +655,13 @@ describe("theme, language, phone", () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("name");
     await page.keyboard.press("Escape");
     await editor().waitFor({ state: "detached" });
-    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("add-port");
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute("data-testid") === "add-port",
+      undefined,
+      {
+        timeout: 5000,
+      },
+    );
   });
 
   test("phone-sized screen: menu button opens the navigation", async () => {
@@ -713,6 +726,19 @@ describe("session", () => {
     await row(portA).waitFor();
     expect(page.url()).toBe(`${server.url}/Farm/system/pool`);
     await shot(page, "23-secure-route");
+  });
+
+  test("web port: the console follows the server to the new port", async () => {
+    const newPort = freePort();
+    await openSettings("web");
+    await page.fill('input[name="web-port"]', String(newPort));
+    await page.getByTestId("settings").getByRole("button", { name: "Save" }).first().click();
+    await confirm(page);
+    await page.getByTestId("web-redirect").waitFor();
+    await page.waitForURL(new RegExp(`^http://127\\.0\\.0\\.1:${newPort}/Farm/`));
+    // A new origin keeps no token: the login page of the new address.
+    await page.locator('input[name="username"]').waitFor();
+    await shot(page, "24-new-port-login");
   });
 
   test("no uncaught page errors", () => {

@@ -15,6 +15,7 @@ import { LogsSection } from "./LogsSection.tsx";
 import { PresetSection } from "./PresetSection.tsx";
 import { RmsSection } from "./RmsSection.tsx";
 import { SystemSection } from "./SystemSection.tsx";
+import { UpdateSection } from "./UpdateSection.tsx";
 import { WebSection } from "./WebSection.tsx";
 
 const SECTIONS: [string, FunctionComponent<{ onClose?: () => void }>][] = [
@@ -28,6 +29,7 @@ const SECTIONS: [string, FunctionComponent<{ onClose?: () => void }>][] = [
   ["presets", PresetSection],
   ["system", SystemSection],
   ["logs", LogsSection],
+  ["updates", UpdateSection],
   ["engine", EngineSection],
   ["rms", RmsSection],
   ["control", ControlSection],

@@ -7,7 +7,7 @@ import { t } from "../lib/i18n.ts";
 import { toast } from "../lib/toast.ts";
 import { BTN_PRIMARY, INPUT_BASE } from "../lib/ui.ts";
 import { useFetch } from "../lib/useFetch.ts";
-import { RouteForm } from "./RouteForm.tsx";
+import { REDIRECT_MS, RouteForm } from "./RouteForm.tsx";
 
 interface Tls {
   enabled: boolean;
@@ -18,6 +18,12 @@ interface Tls {
 export function WebSection() {
   const [tls, reload] = useFetch(() => get<Tls>("/api/web/tls"), []);
   const [port, setPort] = useState("");
+  const [target, setTarget] = useState<string | null>(null);
+  /** The server rebinds; the console follows to the new address after 3 s (as for the secure route). */
+  const moveTo = (url: URL) => {
+    setTarget(url.toString());
+    setTimeout(() => location.assign(url.toString()), REDIRECT_MS);
+  };
   const savePort = async () => {
     const n = Number(port);
     if (!Number.isInteger(n) || n < 1 || n > 65535) {
@@ -26,18 +32,24 @@ export function WebSection() {
     }
     if (!(await ask(t("web.restart_confirm")))) return;
     await post("/api/web/port/restart", { port: n }).then(
-      () => toast("ok", t("web.restarting")),
-      () => undefined,
+      () => {
+        const url = new URL(location.href);
+        url.port = String(n);
+        moveTo(url);
+      },
+      () => reload(),
     );
-    reload();
   };
   const setHttps = async (on: boolean) => {
     if (!(await ask(t("web.restart_confirm")))) return;
     await post(`/api/web/tls/${on ? 1 : 0}`).then(
-      () => toast("ok", t("web.restarting")),
-      () => undefined,
+      () => {
+        const url = new URL(location.href);
+        url.protocol = on ? "https:" : "http:";
+        moveTo(url);
+      },
+      () => reload(),
     );
-    reload();
   };
   return (
     <div class="space-y-4">
@@ -58,6 +70,11 @@ export function WebSection() {
         </button>
       </div>
       <Check label={t("web.https")} checked={tls?.enabled ?? false} onChange={setHttps} />
+      {target && (
+        <p role="status" class="text-sm text-warn" data-testid="web-redirect">
+          {t("web.redirect", { url: target })}
+        </p>
+      )}
       <RouteForm />
     </div>
   );
