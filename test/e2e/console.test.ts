@@ -542,6 +542,18 @@ describe("settings and dialogs", () => {
     await page.fill('input[name="update-source"]', "");
     await page.getByTestId("updates").getByRole("button", { name: "Install bundle" }).click();
     await expectToast(page, "Please choose an update bundle file");
+    const source = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: () => Response.json({ version: "9.9.9" }),
+    });
+    await page.fill('input[name="update-source"]', `http://127.0.0.1:${source.port}/latest.json`);
+    await page.getByTestId("updates").getByRole("button", { name: "Save" }).click();
+    await expectToast(page, "Saved");
+    await closeModal("settings");
+    await page.getByRole("link", { name: "Overview" }).click();
+    await page.getByTestId("notice").getByText("New version 9.9.9 available").waitFor();
+    source.stop(true);
     await openSettings("rms");
     await page.getByTestId("settings").getByRole("button", { name: "Save" }).click();
     await openSettings("system");
