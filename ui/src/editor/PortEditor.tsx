@@ -49,7 +49,8 @@ interface Props {
 export function PortEditor({ target, coin, onClose, onSaved }: Props) {
   const [form, setForm] = useState<PortForm | null>(target.mode === "add" ? emptyForm(coin) : null);
   const [tab, setTab] = useState("basic");
-  const [errors, setErrors] = useState<FieldError[]>([]);
+  // After the first save attempt the rules run on every change, so a fixed field loses its message.
+  const [tried, setTried] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   // The port is loaded once per opening: a re-render of the page (a new onClose) must not reload it
@@ -72,7 +73,7 @@ export function PortEditor({ target, coin, onClose, onSaved }: Props) {
 
   const save = async (confirmed: boolean) => {
     const errs = validatePort(form);
-    setErrors(errs);
+    setTried(true);
     if (errs.length) {
       setTab(TAB_OF[errs[0].field] ?? "basic");
       toast("err", t("editor.invalid"));
@@ -94,6 +95,7 @@ export function PortEditor({ target, coin, onClose, onSaved }: Props) {
       setBusy(false);
     }
   };
+  const errors: FieldError[] = tried ? validatePort(form) : [];
   const props = { form, set, errors };
   const title = t(`editor.title_${target.mode}`);
   return (
