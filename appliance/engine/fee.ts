@@ -31,16 +31,6 @@ export interface TargetRatio {
  */
 export const FEE_BATCH_SHARES = 4;
 
-/** What the port still owes a fee target, counting shares in flight at this device's ratio. */
-function portDeficit(port: WorkSplit, r: TargetRatio, shareWork: number): number {
-  return (
-    port.owedWork(r.key) +
-    r.ratio * (port.pendingTotal() + shareWork) -
-    port.work(r.key) -
-    port.pending(r.key)
-  );
-}
-
 export const feeKey = (w: PortWallet): string =>
   `${w.id}|${w.addr}|${w.device}|${w.pool_address}|${w.pool_protocol}`;
 
@@ -89,63 +79,40 @@ export class FeeScheduler {
   }
 
   /**
-   * Switching decision for a miner that can be moved between sources, from two ledgers: the
-   * device's own, and the port's (`port`, whose owed work sums every device's ratio × accepted
-   * work). Per-device errors are small but add up over hundreds of devices, so the port ledger
-   * has a say: a visit starts when the device owes a batch of FEE_BATCH_SHARES shares and the port
-   * owes too, or when the port owes a batch and the device is not ahead; it lasts while both
-   * still owe half a share. In-flight shares count as delivered so that decisions do not overshoot.
+   * Switching decision for a miner that can be moved between sources. A miner on the main pool
+   * moves to the fee target with the largest deficit once that deficit is worth FEE_BATCH_SHARES; a
+   * miner on a fee target stays while its next share still reduces that target's deficit. In-flight
+   * shares count as delivered so that decisions do not overshoot.
    */
-  choose(
-    split: WorkSplit,
-    ratios: readonly TargetRatio[],
-    current: string,
-    shareWork: number,
-    port: WorkSplit | null = null,
-  ): string {
+  choose(split: WorkSplit, ratios: readonly TargetRatio[], current: string, shareWork: number): string {
     const total = split.total + split.pendingTotal() + shareWork;
-    const half = shareWork / 2;
-    const batch = shareWork * FEE_BATCH_SHARES;
     let best = MAIN;
-    let bestDeficit = Number.NEGATIVE_INFINITY;
+    let bestDeficit = 0;
+    let currentDeficit = Number.NEGATIVE_INFINITY;
     for (const r of ratios) {
       if (r.ratio <= 0) continue;
-      const own = r.ratio * total - split.work(r.key) - split.pending(r.key);
-      // without a port ledger the device is the port
-      const all = port === null ? own : portDeficit(port, r, shareWork);
-      if (r.key === current) {
-        if (own >= half && all >= half) return current;
-        continue;
-      }
-      const start = (own >= batch && all >= half) || (all >= batch && own >= 0);
-      if (start && own > bestDeficit) {
+      const deficit = r.ratio * total - split.work(r.key) - split.pending(r.key);
+      if (r.key === current) currentDeficit = deficit;
+      if (deficit > bestDeficit) {
         best = r.key;
-        bestDeficit = own;
+        bestDeficit = deficit;
       }
     }
-    return best;
+    if (current !== MAIN && currentDeficit >= shareWork / 2) return current;
+    return bestDeficit >= shareWork * FEE_BATCH_SHARES ? best : MAIN;
   }
 
   /** Per-share decision for Compatible mode, where the fee worker shares the miner's session. */
-  pickForShare(
-    split: WorkSplit,
-    ratios: readonly TargetRatio[],
-    shareWork: number,
-    port: WorkSplit | null = null,
-  ): string {
+  pickForShare(split: WorkSplit, ratios: readonly TargetRatio[], shareWork: number): string {
     const total = split.total + split.pendingTotal() + shareWork;
-    const half = shareWork / 2;
     let best = MAIN;
-    let bestDeficit = Number.NEGATIVE_INFINITY;
+    let bestDeficit = shareWork / 2;
     for (const r of ratios) {
       if (r.ratio <= 0) continue;
-      const own = r.ratio * total - split.work(r.key) - split.pending(r.key);
-      // without a port ledger the device is the port
-      const all = port === null ? own : portDeficit(port, r, shareWork);
-      const take = (own >= half && all >= 0) || (all >= shareWork * FEE_BATCH_SHARES && own >= 0);
-      if (take && own > bestDeficit) {
+      const deficit = r.ratio * total - split.work(r.key) - split.pending(r.key);
+      if (deficit >= bestDeficit) {
         best = r.key;
-        bestDeficit = own;
+        bestDeficit = deficit;
       }
     }
     return best;

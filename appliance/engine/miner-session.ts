@@ -445,7 +445,6 @@ export class MinerSession implements LaneMiner {
         device.split,
         this.host.fee.ratiosFor(device.id, device.wallet),
         work,
-        this.host.registry.tally(this.host.portId).split,
       );
       const feeUser = pick === MAIN ? undefined : this.host.fee.target(pick)?.user;
       if (feeUser !== undefined && job.upstream.authorized.has(feeUser)) {
@@ -454,7 +453,6 @@ export class MinerSession implements LaneMiner {
       }
     }
     device.split.addInflight(target, work);
-    this.host.registry.tally(this.host.portId).split.addInflight(target, work);
     device.lastSubmitAt = Date.now();
     job.upstream.submit(
       user,
@@ -479,17 +477,18 @@ export class MinerSession implements LaneMiner {
 
   onShareResult(share: Share, error: StratumError | null, latencyMs: number): void {
     const d = share.device;
-    const port = this.host.registry.tally(this.host.portId).split;
     d.split.settleInflight(share.target, share.work);
-    port.settleInflight(share.target, share.work);
     const outcome: ShareOutcome =
       error === null ? "valid" : error.code === ErrorCode.STALE ? "stale" : "invalid";
-    const counted = !this.isProtected();
-    this.host.registry.result(d, outcome, share.target, share.work, latencyMs, counted, Date.now());
-    if (outcome === "valid" && counted) {
-      for (const r of this.host.fee.ratiosFor(d.id, d.wallet))
-        if (r.ratio > 0) port.owe(r.key, share.work * r.ratio);
-    }
+    this.host.registry.result(
+      d,
+      outcome,
+      share.target,
+      share.work,
+      latencyMs,
+      !this.isProtected(),
+      Date.now(),
+    );
     if (this.state === "closed") return;
     const forced = this.host.config.setting.fr === 1;
     this.out.write(
@@ -518,13 +517,7 @@ export class MinerSession implements LaneMiner {
     if (fee.targets.length === 0 && this.target === MAIN) return;
     const want = this.isProtected()
       ? MAIN
-      : fee.choose(
-          d.split,
-          fee.ratiosFor(d.id, d.wallet),
-          this.target,
-          shareWork,
-          this.host.registry.tally(this.host.portId).split,
-        );
+      : fee.choose(d.split, fee.ratiosFor(d.id, d.wallet), this.target, shareWork);
     if (want === this.target) return;
     if (want === MAIN) {
       this.moveTo(this.main, MAIN);

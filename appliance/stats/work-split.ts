@@ -17,8 +17,6 @@ export class WorkSplit {
   private mainInflight = 0;
   private inflightSum = 0;
   private fees: Map<string, FeeEntry> | null = null;
-  /** port ledgers: fee work owed per target, Σ accepted work × the ratio its device was held to */
-  private owed: Map<string, number> | null = null;
 
   private entry(target: string): FeeEntry {
     this.fees ??= new Map();
@@ -62,15 +60,6 @@ export class WorkSplit {
       const e = this.fees?.get(target);
       if (e) e.inflight = Math.max(0, e.inflight - work);
     }
-  }
-
-  owe(target: string, work: number): void {
-    this.owed ??= new Map();
-    this.owed.set(target, (this.owed.get(target) ?? 0) + work);
-  }
-
-  owedWork(target: string): number {
-    return this.owed?.get(target) ?? 0;
   }
 
   pending(target: string): number {

@@ -75,20 +75,21 @@ describe("fee diversion", () => {
       TestMiner.start({
         port: listen,
         user: `w${i}.rig${i}`,
-        maxShares: 600,
+        maxShares: 1200,
         maxMs: 60_000,
         versionRolling: i !== 2,
       }),
     );
     const reports = await Promise.all(miners.map((m) => m.done));
     for (const r of reports) {
-      expect(r.accepted).toBe(600);
+      expect(r.accepted).toBe(1200);
       expect(r.disconnects).toBe(0);
     }
     expect(a.connectionsOpened).toBe(1);
     expect([...a.workers.keys()]).toEqual(["farm.proxy"]);
-    expect(a.accepted + b.accepted).toBe(1800);
+    expect(a.accepted + b.accepted).toBe(3600);
     const share = b.workerWork("feeaddr.fee") / (a.workerWork("farm.proxy") + b.workerWork("feeaddr.fee"));
+    // each miner is off by at most one visit plus its shares in flight
     expect(share).toBeGreaterThan(0.04);
     expect(share).toBeLessThan(0.06);
     expect(t.engine.live.workers(port.id).length).toBe(3);
