@@ -691,11 +691,17 @@ describe("theme, language, phone", () => {
 });
 
 describe("session", () => {
-  test("log out asks for confirmation", async () => {
+  test("log out asks for confirmation; remember account keeps the username", async () => {
     await page.getByRole("button", { name: "Log out" }).click();
     await confirm(page);
     await page.waitForURL(/\/login$/);
     expect(await page.inputValue('input[name="username"]')).toBe("");
+    await login(page, server.url, "admin", server.password(), true);
+    await page.getByRole("button", { name: "Log out" }).click();
+    await confirm(page);
+    await page.waitForURL(/\/login$/);
+    expect(await page.inputValue('input[name="username"]')).toBe("admin");
+    expect(await page.getByLabel("Remember account").isChecked()).toBe(true);
     await login(page, server.url, "admin", server.password());
   });
 

@@ -83,8 +83,15 @@ export async function shot(page: Page, name: string): Promise<void> {
 }
 
 /** Logs in through the form (the RSA path of the login page) and waits for the dashboard. */
-export async function login(page: Page, url: string, username: string, password: string): Promise<void> {
+export async function login(
+  page: Page,
+  url: string,
+  username: string,
+  password: string,
+  remember?: boolean,
+): Promise<void> {
   await page.goto(`${url}/login`);
+  if (remember !== undefined) await page.getByLabel("Remember account").setChecked(remember);
   await page.fill('input[name="username"]', username);
   await page.fill('input[name="password"]', password);
   await page.fill('input[name="captcha"]', "1234");

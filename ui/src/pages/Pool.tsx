@@ -35,8 +35,11 @@ export function Pool() {
         .finally(() => setLoaded(true)),
     [],
   );
+  // Online counts and run states change by themselves: refresh the list every 15 s.
   useEffect(() => {
     reload();
+    const id = setInterval(reload, 15_000);
+    return () => clearInterval(id);
   }, [reload]);
   const shown = coin ? items.filter((i) => i.server.currency === coin) : items;
   return (
