@@ -686,6 +686,13 @@ describe("theme, language, phone", () => {
     await page.getByRole("link", { name: "Pool proxy", exact: true }).click();
     await page.getByTestId("port-table").waitFor();
     await shot(page, "22-phone-pool");
+    await page.getByTestId("add-port").click();
+    await editor()
+      .getByRole("tab", { name: /Fee wallets/ })
+      .click();
+    await shot(page, "22b-phone-editor");
+    await page.keyboard.press("Escape");
+    await editor().waitFor({ state: "detached" });
     await page.setViewportSize({ width: 1280, height: 860 });
   });
 });
