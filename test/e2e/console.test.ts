@@ -625,6 +625,35 @@ describe("settings and dialogs", () => {
     await r.waitFor({ state: "detached" });
   });
 
+  test("group control: this instance as its own client, its ports stopped and opened remotely", async () => {
+    const token = page.getByRole("textbox", { name: "This instance's API token" });
+    await page.waitForFunction(
+      () => (document.querySelector("input[readonly]") as HTMLInputElement | null)?.value !== "",
+    );
+    const value = await token.inputValue();
+    await page.getByRole("button", { name: "Add client" }).click();
+    const form = page.getByTestId("client-form");
+    await form.locator('input[name="address"]').fill(server.url);
+    await form.locator('input[name="token"]').fill(value);
+    await form.locator('input[name="remark"]').fill("self");
+    await form.getByRole("button", { name: "Save" }).click();
+    const r = page.getByTestId("client-table").getByRole("row", { name: /self/ });
+    await r.getByText("Online").waitFor();
+    await r.getByRole("button", { name: "Ports" }).click();
+    const dlg = page.getByTestId("remote-ports");
+    const b = dlg.locator(`tr[data-remote-port="${portB}"]`);
+    await b.locator('[data-state="active"]').waitFor();
+    await shot(page, "17b-remote-ports");
+    await b.getByRole("button", { name: "Stop" }).click();
+    await b.locator('[data-state="closed"]').waitFor();
+    await b.getByRole("button", { name: "Open" }).click();
+    await b.locator('[data-state="active"]').waitFor();
+    await closeModal("remote-ports");
+    await r.getByRole("button", { name: "Delete" }).click();
+    await confirm(page);
+    await r.waitFor({ state: "detached" });
+  });
+
   test("pool node: add port needs complete information", async () => {
     await page.getByRole("link", { name: "Pool node" }).click();
     await page.getByRole("button", { name: "Add pool-node port" }).click();

@@ -8,12 +8,13 @@ import { LINK, TD, TH } from "../lib/ui.ts";
 
 interface Props {
   list: RemoteClient[];
+  onPorts: (c: RemoteClient) => void;
   onEdit: (c: RemoteClient) => void;
   onReload: () => void;
 }
 
 /** Remote clients: version, uptime, online devices, state, CPU and memory, traffic. */
-export function ClientTable({ list, onEdit, onReload }: Props) {
+export function ClientTable({ list, onPorts, onEdit, onReload }: Props) {
   const remove = async (c: RemoteClient) => {
     if (!(await ask(t("remote.delete_confirm", { name: c.remark }), true))) return;
     await del(`/api/remote/${c.id}`).then(
@@ -69,6 +70,11 @@ export function ClientTable({ list, onEdit, onReload }: Props) {
                   : "-"}
               </td>
               <td class={`${TD} space-x-2`}>
+                {c.online && (
+                  <button type="button" class={LINK} onClick={() => onPorts(c)}>
+                    {t("remote.ports")}
+                  </button>
+                )}
                 <button type="button" class={LINK} onClick={() => onEdit(c)}>
                   {t("common.edit")}
                 </button>

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { ClientForm } from "../control/ClientForm.tsx";
 import { ClientTable } from "../control/ClientTable.tsx";
+import { RemotePorts } from "../control/RemotePorts.tsx";
 import { TokenCard } from "../control/TokenCard.tsx";
 import { get } from "../lib/api.ts";
 import { t } from "../lib/i18n.ts";
@@ -12,6 +13,7 @@ import { useFetch } from "../lib/useFetch.ts";
 export function Control() {
   const [list, reload] = useFetch(() => get<RemoteClient[]>("/api/remote/list"), []);
   const [edit, setEdit] = useState<RemoteClient | "new" | null>(null);
+  const [ports, setPorts] = useState<RemoteClient | null>(null);
   return (
     <div class="space-y-3" data-testid="control">
       <TokenCard />
@@ -21,7 +23,8 @@ export function Control() {
           + {t("remote.add")}
         </button>
       </div>
-      <ClientTable list={list ?? []} onEdit={setEdit} onReload={reload} />
+      <ClientTable list={list ?? []} onPorts={setPorts} onEdit={setEdit} onReload={reload} />
+      {ports && <RemotePorts client={ports} onClose={() => setPorts(null)} />}
       {edit && (
         <ClientForm
           client={edit === "new" ? null : edit}
