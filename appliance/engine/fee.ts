@@ -79,27 +79,45 @@ export class FeeScheduler {
   }
 
   /**
-   * Switching decision for a miner that can be moved between sources. A miner on the main pool
-   * moves to the fee target with the largest deficit once that deficit is worth FEE_BATCH_SHARES; a
-   * miner on a fee target stays while its next share still reduces that target's deficit. In-flight
-   * shares count as delivered so that decisions do not overshoot.
+   * Switching decision for a miner that can be moved between sources, after each answered share.
+   * `owed` is what the device owes a fee target: ratio × its accepted work − what that target got,
+   * in-flight shares counted as delivered. A visit starts when a target is owed half a batch
+   * (FEE_BATCH_SHARES / 2 of that target's shares) and lasts until the device is half a batch ahead,
+   * so the band is centred on zero: a device is as often slightly ahead as behind, and the errors
+   * of many devices cancel instead of adding up to a systematic lag.
    */
-  choose(split: WorkSplit, ratios: readonly TargetRatio[], current: string, shareWork: number): string {
+  choose(
+    split: WorkSplit,
+    ratios: readonly TargetRatio[],
+    current: string,
+    shareWork: number,
+    /** work of one share on a target (its pool's difficulty can differ); default `shareWork` */
+    workOn: ((key: string) => number | undefined) | null = null,
+    /** shares a miner still sends for its old source after being moved (measured per miner) */
+    lagShares = 0,
+  ): string {
     const total = split.total + split.pendingTotal() + shareWork;
     let best = MAIN;
-    let bestDeficit = 0;
-    let currentDeficit = Number.NEGATIVE_INFINITY;
+    let bestDeficit = Number.NEGATIVE_INFINITY;
     for (const r of ratios) {
       if (r.ratio <= 0) continue;
-      const deficit = r.ratio * total - split.work(r.key) - split.pending(r.key);
-      if (r.key === current) currentDeficit = deficit;
-      if (deficit > bestDeficit) {
+      // thresholds in shares of the target itself: a visit delivers whole shares of that pool
+      const unit = workOn?.(r.key) ?? shareWork;
+      const band = (unit * FEE_BATCH_SHARES) / 2;
+      const owed = r.ratio * total - split.work(r.key) - split.pending(r.key);
+      if (r.key === current) {
+        // A visit ends on a whole share, on average half a share past the line: draw the line half
+        // a share early so the band stays centred. Leave earlier still by the shares the miner
+        // will send for this target after the move.
+        if (owed - lagShares * unit > -band + unit / 2) return current;
+        continue;
+      }
+      if (owed >= band && owed > bestDeficit) {
         best = r.key;
-        bestDeficit = deficit;
+        bestDeficit = owed;
       }
     }
-    if (current !== MAIN && currentDeficit >= shareWork / 2) return current;
-    return bestDeficit >= shareWork * FEE_BATCH_SHARES ? best : MAIN;
+    return best;
   }
 
   /** Per-share decision for Compatible mode, where the fee worker shares the miner's session. */
@@ -109,10 +127,10 @@ export class FeeScheduler {
     let bestDeficit = shareWork / 2;
     for (const r of ratios) {
       if (r.ratio <= 0) continue;
-      const deficit = r.ratio * total - split.work(r.key) - split.pending(r.key);
-      if (deficit >= bestDeficit) {
+      const owed = r.ratio * total - split.work(r.key) - split.pending(r.key);
+      if (owed >= bestDeficit) {
         best = r.key;
-        bestDeficit = deficit;
+        bestDeficit = owed;
       }
     }
     return best;

@@ -52,6 +52,8 @@ export interface MinerHost {
   log(level: LogLevel, message: string): void;
   /** Efficient/Compatible: a dedicated lane; Pool: this miner's slot on a shared main lane. */
   mainLane(miner: MinerSession): Lane | null;
+  /** Work of one share on a fee target's session now, if one is open. */
+  readonly feeShareWork: (key: string) => number | undefined;
   /** The lane of a fee target holding this miner's slot (opened on demand). */
   feeLane(miner: MinerSession, key: string): Lane | null;
   releaseMiner(miner: MinerSession): void;
@@ -104,6 +106,8 @@ export class MinerSession implements LaneMiner {
   /** "main" or the fee key of the lane the miner mines on */
   target = MAIN;
   readonly connectedAt = Date.now();
+  private lagShares = 0;
+  private lagCount = 0;
   /** the first authorized worker's name; further names (rare) live in `others` */
   private primaryUser = "";
   private others: Map<string, Worker> | null = null;
@@ -439,6 +443,7 @@ export class MinerSession implements LaneMiner {
     }
     const work = job.difficulty * this.host.factor;
     let target = job.origin.target;
+    if (target !== this.target && this.feeMode === "switch") this.lagCount++;
     let user = job.origin.user ?? worker.upstreamUser;
     if (this.feeMode === "share" && this.host.fee.targets.length > 0 && !this.isProtected()) {
       const pick = this.host.fee.pickForShare(
@@ -517,7 +522,14 @@ export class MinerSession implements LaneMiner {
     if (fee.targets.length === 0 && this.target === MAIN) return;
     const want = this.isProtected()
       ? MAIN
-      : fee.choose(d.split, fee.ratiosFor(d.id, d.wallet), this.target, shareWork);
+      : fee.choose(
+          d.split,
+          fee.ratiosFor(d.id, d.wallet),
+          this.target,
+          shareWork,
+          this.host.feeShareWork,
+          this.lagShares,
+        );
     if (want === this.target) return;
     if (want === MAIN) {
       this.moveTo(this.main, MAIN);
@@ -542,6 +554,11 @@ export class MinerSession implements LaneMiner {
       lane.unwait(this);
       lane.miners.add(this);
       this.lane = lane;
+    }
+    if (target !== this.target) {
+      // how many shares this miner sends for its old source after a move, averaged over moves
+      this.lagShares = this.lagShares * 0.8 + this.lagCount * 0.2;
+      this.lagCount = 0;
     }
     this.target = target;
     if (this.device) this.device.mining = target;

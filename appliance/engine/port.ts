@@ -232,6 +232,12 @@ export class ProxyPort implements MinerHost, LaneHost {
     return lane;
   }
 
+  /** Work of one share on a fee target's session now (the scheduler counts visits in these). */
+  readonly feeShareWork = (key: string): number | undefined => {
+    const job = this.feeSources.get(key)?.lanes[0]?.current;
+    return job ? job.difficulty * this.factor : undefined;
+  };
+
   feeLane(miner: MinerSession, key: string): Lane | null {
     const target = this.fee.target(key);
     if (target === undefined || target.endpoint === null) return null;

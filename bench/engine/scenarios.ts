@@ -137,11 +137,18 @@ export async function addedLatency(
   }
 }
 
-/** Keeps every miner at `depth` outstanding shares until `until` says stop. */
-async function saturate(fleet: Fleet, depth: number, until: () => boolean): Promise<void> {
+/**
+ * Keeps every miner at `depth` outstanding shares until `until` says stop. With `jitter`, each
+ * miner skips a round at random, as real miners find shares at random times; without it the
+ * generator's miners move in lockstep.
+ */
+async function saturate(fleet: Fleet, depth: number, until: () => boolean, jitter = false): Promise<void> {
   const n = fleet.miners.length;
   while (!until()) {
-    for (let i = 0; i < n; i++) while (fleet.outstanding(i) < depth && fleet.submit(i));
+    for (let i = 0; i < n; i++) {
+      if (jitter && Math.random() < 0.5) continue;
+      while (fleet.outstanding(i) < depth && fleet.submit(i));
+    }
     await Bun.sleep(1);
   }
 }
@@ -198,7 +205,7 @@ export async function feeAccuracy(shares = 100_000, ratio = 0.02): Promise<FeeRe
   const fleet = new Fleet({ port: proxy.port, count: 100, user: (i) => `m${i}.r` });
   try {
     await fleet.connect();
-    await saturate(fleet, 4, () => fleet.answered >= shares);
+    await saturate(fleet, 4, () => fleet.answered >= shares, true);
     while (fleet.miners.some((_, i) => fleet.outstanding(i) > 0)) await Bun.sleep(10);
     const feeWork = fee.workerWork("feewallet.fee");
     const achievedAtPools = feeWork / (main.totalWork() + feeWork);

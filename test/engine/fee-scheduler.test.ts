@@ -80,4 +80,27 @@ describe("FeeScheduler", () => {
     }
     expect(Math.abs(split.achieved(s.targets[0]?.key as string) - 0.05)).toBeLessThan(0.001);
   });
+
+  test("100 devices at random, fee pool at twice the difficulty: the port's split holds within ±0.05 pp", () => {
+    const s = new FeeScheduler();
+    s.setWallets([feeWallet(1, "fee", "127.0.0.1:1", 0.02)]);
+    const key = s.targets[0]?.key as string;
+    const ratios = s.ratiosFor("d", "w");
+    const port = new WorkSplit();
+    const devices = Array.from({ length: 100 }, () => ({ split: new WorkSplit(), current: MAIN }));
+    let seed = 12345;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let i = 0; i < 100_000; i++) {
+      const d = devices[Math.floor(random() * 100)] as (typeof devices)[number];
+      const w = d.current === MAIN ? 1 : 2;
+      d.split.credit(d.current, w);
+      port.credit(d.current, w);
+      d.current = s.choose(d.split, ratios, d.current, w, () => 2);
+    }
+    expect(Math.abs(port.achieved(key) - 0.02)).toBeLessThan(0.0005);
+    for (const d of devices) expect(Math.abs(d.split.achieved(key) - 0.02)).toBeLessThan(0.01);
+  });
 });
