@@ -42,7 +42,8 @@ dist: install ui
 bench: install ui
 	$(BUN) bench/run.ts
 
-# Appliance images (root, Debian packages only); see docs/operations.md. arm64 needs qemu-user binfmt.
+# Appliance images (root, Debian packages only); see docs/operations.md. arm64 is built under
+# qemu-user (binfmt_misc) and takes about 30 minutes.
 IMAGE_TOOLS := mmdebstrap qemu-user-static binfmt-support e2fsprogs dosfstools mtools fdisk
 image: dist
 	@command -v mmdebstrap >/dev/null && command -v qemu-aarch64-static >/dev/null && command -v mcopy >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(IMAGE_TOOLS) >/dev/null; }
@@ -52,7 +53,7 @@ image: dist
 # Boots the x64 disk image (UEFI) under qemu, logs in, powers off; runs the arm64 executable under qemu-user;
 # installs/upgrades/resets/uninstalls in a Debian chroot. Several minutes; not part of `make test`.
 image-test: dist
-	@command -v qemu-system-x86_64 >/dev/null && command -v mmdebstrap >/dev/null && command -v mcopy >/dev/null && [ -f /usr/share/OVMF/OVMF_CODE_4M.fd ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(IMAGE_TOOLS) qemu-system-x86 ovmf >/dev/null; }
+	@command -v qemu-system-x86_64 >/dev/null && command -v mmdebstrap >/dev/null && command -v mcopy >/dev/null && command -v qemu-system-aarch64 >/dev/null && [ -f /usr/share/OVMF/OVMF_CODE_4M.fd ] && [ -f /usr/share/AAVMF/AAVMF_CODE.fd ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(IMAGE_TOOLS) qemu-system-x86 qemu-system-arm ovmf qemu-efi-aarch64 >/dev/null; }
 	[ -f dist/image-x64/disk.img ] && [ dist/image-x64/disk.img -nt dist/pithead-linux-x64 ] || image/build.sh x64
 	$(BUN) test --timeout 900000 image/
 
