@@ -11,7 +11,7 @@ import { applyBundle, UpdateRefused } from "../../appliance/ops/ota/apply.ts";
 import { otaPaths } from "../../appliance/ops/ota/layout.ts";
 import { listReleases } from "../../appliance/ops/ota/releases.ts";
 import { readUpdateLog } from "../../appliance/ops/ota/update-log.ts";
-import { signedBundle, throwawayKeys } from "./ota-fixtures.ts";
+import { bundleWithBrokenExecutable, signedBundle, throwawayKeys } from "./ota-fixtures.ts";
 
 const keys = throwawayKeys();
 // The installed executable's version, as the supervisor tells its child; restored for other files.
@@ -139,6 +139,14 @@ describe("applyBundle", () => {
       }),
     );
     expect(e.code).toBe("busy");
+  });
+
+  test("a bundle carrying an executable for another architecture is refused", async () => {
+    const other = process.arch === "arm64" ? 62 : 183;
+    const bundle = await bundleWithBrokenExecutable("1.1.0", keys.privateKey, other);
+    const e = await refused(applyBundle({ dataDir, bundle, publicKey: keys.publicKey }));
+    expect(e.code).toBe("wrong_arch");
+    expect(e.message).toContain(`this appliance is ${process.arch}`);
   });
 
   test("a bundle needing a newer runtime is refused", async () => {

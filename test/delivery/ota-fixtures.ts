@@ -75,3 +75,21 @@ export async function signedBundle(
   const bytes = await buildBundle(await releaseDir(version, mode), { version, minRuntime: "1.0.0" });
   return signBundle(bytes, privateKey);
 }
+
+/**
+ * A bundle that carries its own executable `pithead`: an ELF header for `machine` (62 x86-64,
+ * 183 aarch64) followed by nothing runnable, so the kernel refuses to start it.
+ */
+export async function bundleWithBrokenExecutable(
+  version: string,
+  privateKey: string,
+  machine: number,
+): Promise<Uint8Array> {
+  const dir = await releaseDir(version);
+  const head = new Uint8Array(64);
+  head.set([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]);
+  new DataView(head.buffer).setUint16(16, 2, true);
+  new DataView(head.buffer).setUint16(18, machine, true);
+  await writeFile(join(dir, "pithead"), head);
+  return signBundle(await buildBundle(dir, { version, minRuntime: "1.0.0" }), privateKey);
+}

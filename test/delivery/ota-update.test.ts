@@ -24,7 +24,13 @@ import {
   startSupervisor,
 } from "../../appliance/ops/ota/supervisor.ts";
 import { readUpdateLog } from "../../appliance/ops/ota/update-log.ts";
-import { type Mode, releaseDir, signedBundle, throwawayKeys } from "./ota-fixtures.ts";
+import {
+  bundleWithBrokenExecutable,
+  type Mode,
+  releaseDir,
+  signedBundle,
+  throwawayKeys,
+} from "./ota-fixtures.ts";
 
 // The health-check window below is 3 s; a test waits for at most one window plus process starts.
 setDefaultTimeout(30_000);
@@ -88,11 +94,15 @@ afterEach(async () => {
 });
 
 /** Starts on 1.0.0, stores a value, applies `version`, asks 1.0.0 to restart; returns the event index. */
-async function updateTo(version: string, mode: Mode): Promise<number> {
+async function updateTo(version: string, mode: Mode | "unstartable"): Promise<number> {
   const old = await eventAfter(0, "listening");
   expect(await text(`${old.base}/healthz`)).toBe('{"ok":true,"version":"1.0.0"}');
   await text(`${old.base}/kv?k=wallet`, { method: "PUT", body: "keep-me" });
-  const bundle = await signedBundle(version, keys.privateKey, mode);
+  const machine = process.arch === "arm64" ? 183 : 62;
+  const bundle =
+    mode === "unstartable"
+      ? await bundleWithBrokenExecutable(version, keys.privateKey, machine)
+      : await signedBundle(version, keys.privateKey, mode);
   await applyBundle({ dataDir, bundle, publicKey: keys.publicKey });
   const mark = events.length;
   await text(`${old.base}/restart`);
@@ -125,6 +135,15 @@ describe("update through the supervisor", () => {
     expect(JSON.parse(await text(`${base}/started`))).toEqual(["1.0.0", "1.0.0"]);
     expect(await Bun.file(otaPaths(dataDir).current).exists()).toBe(false);
     expect((await readUpdateLog(dataDir))[0]?.event).toBe("rolled_back");
+  });
+
+  test("a release whose executable the system cannot run is rolled back", async () => {
+    const mark = await updateTo("1.1.0", "unstartable");
+    const rb = await eventAfter(mark, "rolled_back");
+    expect(rb).toMatchObject({ from: "1.1.0", to: "1.0.0" });
+    expect(rb.type === "rolled_back" && rb.reason).toStartWith("could not start: ");
+    const again = await eventAfter(events.indexOf(rb), "listening");
+    expect(await text(`${again.base}/kv?k=wallet`)).toBe("keep-me");
   });
 
   test("a release that cannot start is rolled back", async () => {

@@ -22,7 +22,13 @@ export const RESTART_EXIT_CODE = 75;
 
 export class UpdateRefused extends Error {
   constructor(
-    readonly code: BundleError["code"] | "downgrade" | "same_version" | "runtime_too_old" | "busy",
+    readonly code:
+      | BundleError["code"]
+      | "downgrade"
+      | "same_version"
+      | "runtime_too_old"
+      | "wrong_arch"
+      | "busy",
     message: string,
   ) {
     super(message);
@@ -45,6 +51,14 @@ export interface ApplyResult {
   to: string;
   /** the caller must now restart the program (exit with RESTART_EXIT_CODE) */
   restart: true;
+}
+
+/** The architecture an ELF executable is built for, in process.arch terms ("x64", "arm64", …). */
+function elfArch(bytes: Uint8Array): string {
+  const elf = bytes[0] === 0x7f && bytes[1] === 0x45 && bytes[2] === 0x4c && bytes[3] === 0x46;
+  if (!elf || bytes.length < 20) return "not an executable";
+  const machine = new DataView(bytes.buffer, bytes.byteOffset, 20).getUint16(18, true);
+  return machine === 62 ? "x64" : machine === 183 ? "arm64" : `machine ${machine}`;
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -88,6 +102,11 @@ export async function applyBundle(opts: ApplyOptions): Promise<ApplyResult> {
       new UpdateRefused("same_version", `update refused: ${to} is already installed`),
       to,
     );
+  }
+  const exe = bundle.files.get(RUNTIME_FILE);
+  if (exe && elfArch(exe) !== process.arch) {
+    const msg = `update refused: the bundle's executable is for ${elfArch(exe)}, this appliance is ${process.arch}`;
+    return refuse(dataDir, new UpdateRefused("wrong_arch", msg), to);
   }
   const runtime = opts.runtimeVersion ?? Bun.version;
   if (!bundle.files.has(RUNTIME_FILE) && compareVersions(runtime, bundle.manifest.min_runtime) < 0) {

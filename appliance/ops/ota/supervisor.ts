@@ -141,17 +141,32 @@ export function startSupervisor(opts: SupervisorOptions): Supervisor {
     emit({ type: "rolled_back", from: trial.to, to: trial.from, reason });
   }
 
+  async function abandonRelease(dir: string, reason: string): Promise<void> {
+    await switchRelease(opts.dataDir, null);
+    await logUpdate(opts.dataDir, {
+      event: "rolled_back",
+      message: `release ${dir} ${reason}; running built-in`,
+    });
+    emit({ type: "rolled_back", from: dir, to: "builtin", reason });
+  }
+
   async function loop(): Promise<number> {
     while (!stopping) {
       const trial = await readPending(opts.dataDir);
       const launch = await launchFor(opts);
       let base: string | null = null;
-      const c = Bun.spawn(launch.cmd, {
-        env: launch.env,
-        stdin: "ignore",
-        stdout: "pipe",
-        stderr: "inherit",
-      });
+      let c: Subprocess<"ignore", "pipe", "inherit">;
+      try {
+        c = Bun.spawn(launch.cmd, { env: launch.env, stdin: "ignore", stdout: "pipe", stderr: "inherit" });
+      } catch (err) {
+        // A release whose executable cannot even be started (damaged, foreign format) must not
+        // leave the appliance in a start loop: undo the update, or fall back to the built-in release.
+        const reason = `could not start: ${err instanceof Error ? err.message : String(err)}`;
+        if (trial) await rollBack(trial, reason);
+        else if (launch.label !== "builtin") await abandonRelease(launch.label, reason);
+        else throw err;
+        continue;
+      }
       child = c;
       watchOutput(c, (b) => {
         base = b;
