@@ -5,7 +5,6 @@
  * under qemu-user is part of `make image-test`.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync } from "node:fs";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,7 +13,6 @@ import pkg from "../../package.json" with { type: "json" };
 import { login } from "./login.ts";
 
 const root = join(import.meta.dir, "../..");
-const hasServer = existsSync(join(root, "appliance/main.ts"));
 setDefaultTimeout(180_000);
 
 let out: string;
@@ -39,7 +37,7 @@ async function json<T>(path: string, init?: RequestInit): Promise<{ status: numb
   return { status: res.status, body: (await res.json()) as T };
 }
 
-describe.skipIf(!hasServer)("make dist executables", () => {
+describe("make dist executables", () => {
   beforeAll(async () => {
     out = await mkdtemp(join(tmpdir(), "pithead-dist-"));
     const build = Bun.spawnSync([process.execPath, "scripts/dist.ts", "--out", out, "--no-bundle"], {
