@@ -206,10 +206,10 @@ describe("fee diversion", () => {
     const listen = await t.start(port);
     const reports = await Promise.all(
       [1, 2, 3, 4, 5, 6].map(
-        (i) => TestMiner.start({ port: listen, user: `w${i}.r`, maxShares: 500, maxMs: 60_000 }).done,
+        (i) => TestMiner.start({ port: listen, user: `w${i}.r`, maxShares: 1000, maxMs: 60_000 }).done,
       ),
     );
-    for (const r of reports) expect(r.accepted).toBe(500);
+    for (const r of reports) expect(r.accepted).toBe(1000);
     expect(a.connectionsOpened).toBe(6);
     expect(b.connectionsOpened).toBe(2);
     const total = a.totalWork() + b.totalWork();
