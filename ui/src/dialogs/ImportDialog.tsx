@@ -37,8 +37,8 @@ export function ImportDialog({ onClose, onDone }: { onClose: () => void; onDone:
       // Ignored rows (unsupported coins) stay listed; a clean import closes the dialog.
       if (r.ignored.length === 0) onDone();
     } catch (e) {
-      const errs = e instanceof ApiError ? ((e.body as { errors?: RowError[] } | null)?.errors ?? []) : [];
-      setLines([e instanceof ApiError ? e.text : String(e), ...errs.map(rowText)]);
+      const errs = e instanceof ApiError ? ((e.raw as { errors?: RowError[] } | null)?.errors ?? []) : [];
+      setLines(errs.length ? errs.map(rowText) : [e instanceof ApiError ? e.text : String(e)]);
     }
   };
   return (

@@ -21,6 +21,8 @@ export class ApiError extends Error {
     readonly statusText: string,
     readonly url: string,
     readonly body: ErrorBody | null,
+    /** the whole reply body (some calls add siblings to `error`, e.g. import's `errors`) */
+    readonly raw: unknown = null,
   ) {
     super(body?.message ?? statusText);
   }
@@ -91,7 +93,7 @@ export async function api<T>(
   }
   if (res.ok) return data as T;
   const errBody = (data as { error?: ErrorBody } | null)?.error ?? null;
-  const err = new ApiError(res.status, res.statusText, path, errBody);
+  const err = new ApiError(res.status, res.statusText, path, errBody, data);
   if ((res.status === 401 || res.status === 403) && !path.startsWith("/api/_/login")) {
     setToken(null);
     sessionLost.set(true);
