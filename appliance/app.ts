@@ -63,7 +63,7 @@ export function buildContext(
   f: Foundation,
   engine: EngineControl,
   series: SeriesStore,
-  restartWeb: (reason: string) => void,
+  web: { restart(reason: string): void; port(): number },
 ): AppContext {
   return {
     ...f,
@@ -78,7 +78,8 @@ export function buildContext(
     series,
     sysinfo: new SysinfoSampler({ diskPath: config.dataDir }),
     uuid: instanceUuid(f.settings),
-    restartWeb,
+    restartWeb: (reason) => web.restart(reason),
+    webPort: () => web.port(),
   };
 }
 

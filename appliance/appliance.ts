@@ -56,7 +56,10 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
     series,
   });
   let web: WebServer | null = null;
-  const ctx = buildContext(config, f, engine, series, (reason) => web?.restart(reason));
+  const ctx = buildContext(config, f, engine, series, {
+    restart: (reason) => web?.restart(reason),
+    port: () => web?.port ?? 0,
+  });
   web = new WebServer(
     ctx,
     createHandler(ctx, new Router(allRoutes), await loadConsoleAssets()),

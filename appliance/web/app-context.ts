@@ -23,6 +23,8 @@ export interface AppContext extends Foundation {
   sysinfo: SysinfoSampler;
   /** this instance's stable id, made at first start */
   uuid: string;
+  /** The port the console answers on right now. */
+  webPort(): number;
   /** Re-reads web port, TLS and route and restarts the HTTP server in-process (the engine keeps running). */
   restartWeb(reason: string): void;
 }

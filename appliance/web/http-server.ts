@@ -27,6 +27,11 @@ export class WebServer {
     this.storedAtStart = app.settings.get<number>(WEB_PORT_SETTING, DEFAULT_WEB_PORT);
   }
 
+  /** the port bound now, 0 while not listening */
+  get port(): number {
+    return this.boundPort ?? 0;
+  }
+
   get url(): string {
     return this.server ? this.server.url.toString().replace(/\/$/, "") : "";
   }

@@ -61,6 +61,7 @@ export const MESSAGES = {
   // security and web
   "lang.route.err_format":
     "The secure route may contain English letters only: no slashes inside, no ? and no //",
+  "lang.route.err_reserved": "This name is used by the console itself: choose another secure route",
   "lang.tls.err_set": "HTTPS state set failed",
   "lang.webport.err_range": "The web port must range from 1 to 65535",
   "lang.kenc.err_empty": "Please enter the encryption key",

@@ -32,6 +32,9 @@ test("a coin's chart is the sum of its ports' persisted minutes; bad windows are
   expect(port.body).toEqual([expect.objectContaining({ at: minute * 60_000, hashrate: 1e12, valid: 1 })]);
   const coin = await t.client.get<Point[]>("/api/stat/currency/BTC/series");
   expect(coin.body).toEqual([expect.objectContaining({ at: minute * 60_000, hashrate: 3e12, valid: 2 })]);
+  const stats = await t.client.get<{ series: { t: number[]; h: number[] } }>("/api/stat/currency/BTC");
+  expect(stats.body.series).toEqual({ t: [minute * 60], h: [3e12] });
+  expect((await t.client.get<{ series?: unknown }>("/api/stat/currency/LTC")).body.series).toBeUndefined();
   const hours = await t.client.get<Point[]>("/api/stat/currency/BTC/series?res=hour");
   expect(hours.body[0]?.hashrate).toBeCloseTo(3e12 / 60);
   expect((await t.client.get("/api/stat/currency/BTC/series?res=day")).status).toBe(400);

@@ -19,6 +19,13 @@ describe("secure route", () => {
     }
   });
 
+  test("names the console uses itself are refused", async () => {
+    for (const k of ["system/", "Login/", "api/", "assets/"]) {
+      const res = await t.client.post<ErrorBody>("/api/route", { k });
+      expect({ k, key: res.body.error?.key }).toEqual({ k, key: "lang.route.err_reserved" });
+    }
+  });
+
   test("once set, only the secure route answers; clearing it restores the root", async () => {
     expect((await t.client.get<{ k: string }>("/api/route")).body.k).toBe("");
     const set = await t.client.post<{ k: string }>("/api/route", { k: "Farm/" });
@@ -253,6 +260,11 @@ describe("web access (restarts the server in-process)", () => {
   test("a new web port takes effect at once; a proxy port's number is refused", async () => {
     const other = await startTestAppliance();
     try {
+      const current = Number(new URL(other.app.url()).port);
+      expect((await other.client.get<{ port: number; stored: number }>("/api/web/tls")).body).toMatchObject({
+        port: current,
+        stored: 8080,
+      });
       const bad = await other.client.post<ErrorBody>("/api/web/port/restart", { port: 70000 });
       expect(bad.body.error.key).toBe("lang.webport.err_range");
       const port = freePort();

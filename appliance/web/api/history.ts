@@ -43,6 +43,16 @@ function coinSeries(app: AppContext, coin: string, url: URL): SeriesPoint[] {
 }
 
 /**
+ * The last 24 h of a coin as chart columns (uPlot's shape: unix seconds and H/s), or undefined while
+ * nothing has been persisted yet (the console then plots live samples).
+ */
+export function coinChartColumns(app: AppContext, coin: string): { t: number[]; h: number[] } | undefined {
+  const points = coinSeries(app, coin, new URL("http://local/"));
+  if (points.length === 0) return undefined;
+  return { t: points.map((p) => Math.floor(p.at / 1000)), h: points.map((p) => p.hashrate) };
+}
+
+/**
  * Hashrate history for the dashboard chart and the port page (persisted roll-ups; the live
  * figures come from the /api/stat calls). Points: {at, hashrate, feeHashrate, valid, invalid, stale}.
  */

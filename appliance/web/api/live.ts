@@ -4,6 +4,7 @@ import { ok, parseBody } from "../body.ts";
 import { notFound } from "../errors.ts";
 import type { Route } from "../router.ts";
 import { devicePage } from "./device-page.ts";
+import { coinChartColumns } from "./history.ts";
 import { portOr404 } from "./port-guards.ts";
 
 /** Per-port lists: path suffix → registry read. */
@@ -75,7 +76,10 @@ export const liveRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/stat/currency/:currency",
-    handler: ({ app, params }) => Response.json(app.engine.live.currencyStats(params.currency ?? "")),
+    handler: ({ app, params }) => {
+      const coin = params.currency ?? "";
+      return Response.json({ ...app.engine.live.currencyStats(coin), series: coinChartColumns(app, coin) });
+    },
   },
   {
     method: "GET",

@@ -21,15 +21,24 @@ export function parseRoute(k: string): string | null {
   return /^[A-Za-z]+$/.test(name) ? `${name}/` : null;
 }
 
+/** Names the console's own paths use: as a route they would make its addresses ambiguous. */
+const RESERVED_ROUTES = new Set(["api", "system", "login", "assets", "healthz"]);
+
+export function isReservedRoute(route: string): boolean {
+  return RESERVED_ROUTES.has(route.replace(/\/$/, "").toLowerCase());
+}
+
 /** The derived display value of a KENC key: characters 8 to 24 of its MD5 (spec §3). */
 export function kencDerived(key: string): string {
   return key ? createHash("md5").update(key).digest("hex").slice(8, 24) : "";
 }
 
+/** `port` is the port the console answers on now (a --web-port override included), `stored` the setting. */
 function tlsState(app: AppContext) {
   return {
     enabled: app.settings.get<boolean>(WEB_TLS_SETTING, false),
-    port: app.settings.get<number>(WEB_PORT_SETTING, DEFAULT_WEB_PORT),
+    port: app.webPort(),
+    stored: app.settings.get<number>(WEB_PORT_SETTING, DEFAULT_WEB_PORT),
   };
 }
 
@@ -66,6 +75,7 @@ export const securityRoutes: Route[] = [
       const { k } = await parseBody(req, z.object({ k: z.string("lang.route.err_format") }));
       const route = parseRoute(k.trim());
       if (route === null) throw badRequest("lang.route.err_format", { field: "k" });
+      if (isReservedRoute(route)) throw badRequest("lang.route.err_reserved", { field: "k" });
       app.settings.set(ROUTE_SETTING, route);
       // The handler reads the route per request, so the new address answers from the next request on.
       return Response.json({ k: route });
