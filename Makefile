@@ -16,7 +16,7 @@ node_modules/.installed: package.json package-lock.json
 install: node_modules/.installed
 
 chromium:
-	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@command -v chromium >/dev/null && dpkg -s fonts-wqy-microhei >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei >/dev/null; }
 
 ui: install
 	$(BUN) ui/build.ts
