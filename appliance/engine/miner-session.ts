@@ -557,7 +557,7 @@ export class MinerSession implements LaneMiner {
     }
     if (target !== this.target) {
       // how many shares this miner sends for its old source after a move, averaged over moves
-      this.lagShares = this.lagShares * 0.8 + this.lagCount * 0.2;
+      this.lagShares = this.lagShares * 0.5 + this.lagCount * 0.5;
       this.lagCount = 0;
     }
     this.target = target;
