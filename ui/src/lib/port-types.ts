@@ -1,60 +1,32 @@
-/** Wire shapes of docs/api.md for ports (kept structural so the console does not import the server). */
+/**
+ * Wire shapes of docs/api.md for ports: the server's own domain types (type-only imports, erased
+ * from the bundle), so the console and the API cannot drift apart.
+ */
+import type {
+  Port,
+  PortRunState,
+  PortSetting,
+  PortStat,
+  PortWallet,
+} from "../../../appliance/domain/port.ts";
 
-export interface WireWallet {
+export type WireWallet = Pick<PortWallet, "addr" | "device" | "pool_address" | "pool_protocol" | "ratio"> &
+  Partial<Pick<PortWallet, "id" | "server_id">>;
+
+export type WireSetting = PortSetting;
+
+export type WirePort = Omit<Port, "id" | "status" | "setting" | "wallets" | "created_at" | "updated_at"> & {
   id?: number;
-  server_id?: number;
-  addr: string;
-  device: string;
-  pool_address: string;
-  pool_protocol: number;
-  ratio: number;
-}
-
-export interface WireSetting {
-  cp_name: number;
-  cp_mode: number;
-  pu_mode: number;
-  et_mode: number;
-  lj: number;
-  pth: number;
-  cut: number;
-  fr: number;
-  op: number;
-  sp: number;
-  sd: string;
-  st: string;
-  ra: string;
-  port: number;
-}
-
-export interface WirePort {
-  id?: number;
-  port: number;
-  name: string;
-  currency: string;
-  nc: number;
-  limit_connections: number;
-  pool_address: string;
-  connect_mode: number;
-  pool_address2: string;
-  connect_mode2: number;
-  mode: number;
-  proxy_addr: string;
-  proxy_device: string;
-  pattern_addr: string;
-  replace_addr: string;
-  protocol: number;
-  category: string;
   status?: number;
-}
+};
 
-export type RunState = "active" | "closed" | "queuing";
+export type RunState = PortRunState;
 
 export interface PortItem {
   server: WirePort & { id: number };
   wallets: WireWallet[];
   setting: WireSetting;
-  stat: { online: number; delay: number };
+  stat: PortStat;
   state: RunState;
 }
 

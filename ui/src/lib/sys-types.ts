@@ -20,18 +20,10 @@ export interface LogEntry {
   address: string;
   message: string;
 }
-export interface HashrateView {
-  current: number;
-  m15: number;
-  h4: number;
-  h24: number;
-}
-export interface CurrencyStats {
-  coin: string;
-  ports: number;
-  online: number;
-  devices: number;
-  hashrate: HashrateView;
+export type { HashrateView } from "../../../appliance/domain/engine.ts";
+
+import type { CurrencyStatsView } from "../../../appliance/domain/engine.ts";
+export interface CurrencyStats extends CurrencyStatsView {
   /** optional time series (unix seconds, H/s) when the server keeps one */
   series?: { t: number[]; h: number[] };
 }
