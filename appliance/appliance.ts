@@ -4,7 +4,7 @@ import { INITIAL_PASSWORD_FILE } from "./auth/account.ts";
 import type { Config } from "./config.ts";
 import type { EngineTiming } from "./domain/engine.ts";
 import { Engine } from "./engine/engine.ts";
-import { ensureSeriesSchema, SeriesStore } from "./stats/series-store.ts";
+import { SeriesStore } from "./stats/series-store.ts";
 import { pushOverrides } from "./store/ratios.ts";
 import { allRoutes } from "./web/api/index.ts";
 import type { AppContext } from "./web/app-context.ts";
@@ -39,7 +39,6 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
   if (config.testCaptcha !== null) {
     say("WARNING: --test-captcha is set: every captcha answer is fixed. Never use this outside tests.");
   }
-  ensureSeriesSchema(f.db);
   const series = new SeriesStore(f.db);
   series.start();
   const engine = new Engine({

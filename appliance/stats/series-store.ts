@@ -1,7 +1,7 @@
 /**
  * Persisted statistics (design.md): per-device and per-port minute buckets for 24 h and hour buckets
  * for 30 days. Samples are buffered in memory and written in one transaction per flush, never on the
- * share path.
+ * share path. The tables come from migration 002 (appliance/store/migrations).
  */
 import type { Database } from "bun:sqlite";
 import type { SeriesSample, SeriesSink } from "../domain/engine.ts";
@@ -9,19 +9,6 @@ import type { SeriesSample, SeriesSink } from "../domain/engine.ts";
 const MINUTE_KEEP = 24 * 60;
 const HOUR_KEEP = 30 * 24;
 const FLUSH_MS = 60_000;
-
-export function ensureSeriesSchema(db: Database): void {
-  db.run(`CREATE TABLE IF NOT EXISTS series_minute (
-    port_id INTEGER NOT NULL, device TEXT NOT NULL, minute INTEGER NOT NULL,
-    work REAL NOT NULL, fee_work REAL NOT NULL, valid INTEGER NOT NULL, invalid INTEGER NOT NULL,
-    stale INTEGER NOT NULL, PRIMARY KEY (port_id, device, minute)) WITHOUT ROWID`);
-  db.run(`CREATE TABLE IF NOT EXISTS series_hour (
-    port_id INTEGER NOT NULL, device TEXT NOT NULL, hour INTEGER NOT NULL,
-    work REAL NOT NULL, fee_work REAL NOT NULL, valid INTEGER NOT NULL, invalid INTEGER NOT NULL,
-    stale INTEGER NOT NULL, PRIMARY KEY (port_id, device, hour)) WITHOUT ROWID`);
-  db.run("CREATE INDEX IF NOT EXISTS series_minute_by_time ON series_minute (minute)");
-  db.run("CREATE INDEX IF NOT EXISTS series_hour_by_time ON series_hour (hour)");
-}
 
 export interface SeriesPoint {
   /** start of the bucket, ms since epoch */

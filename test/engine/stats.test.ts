@@ -3,7 +3,8 @@ import { describe, expect, test } from "bun:test";
 import type { SeriesSample } from "../../appliance/domain/engine.ts";
 import { DeviceRegistry } from "../../appliance/stats/device-registry.ts";
 import { HashrateWindow } from "../../appliance/stats/hashrate-window.ts";
-import { ensureSeriesSchema, SeriesStore } from "../../appliance/stats/series-store.ts";
+import { SeriesStore } from "../../appliance/stats/series-store.ts";
+import { migrate } from "../../appliance/store/db.ts";
 
 const T0 = Date.UTC(2026, 0, 1, 0, 0, 0);
 
@@ -58,8 +59,8 @@ describe("DeviceRegistry", () => {
 describe("SeriesStore", () => {
   test("batched minute and hour roll-ups in SQLite, read back per port", () => {
     const db = new Database(":memory:");
-    ensureSeriesSchema(db);
-    ensureSeriesSchema(db); // idempotent
+    migrate(db);
+    migrate(db); // a second start applies nothing twice
     const store = new SeriesStore(db);
     const minute = Math.floor(T0 / 60_000);
     for (let i = 0; i < 3; i++)

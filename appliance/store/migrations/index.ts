@@ -1,4 +1,5 @@
 import { initialSchema } from "./001-initial.ts";
+import { seriesSchema } from "./002-series.ts";
 
 export interface Migration {
   version: number;
@@ -6,4 +7,7 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped, add the next one. */
-export const MIGRATIONS: Migration[] = [{ version: 1, sql: initialSchema }];
+export const MIGRATIONS: Migration[] = [
+  { version: 1, sql: initialSchema },
+  { version: 2, sql: seriesSchema },
+];
