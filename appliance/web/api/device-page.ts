@@ -6,7 +6,9 @@ const SORT_KEYS = {
   name: (d: DeviceView) => d.name,
   wallet: (d: DeviceView) => d.wallet,
   ip: (d: DeviceView) => d.ip,
-  hashrate: (d: DeviceView) => d.hashrate.m15,
+  hashrate: (d: DeviceView) => d.hashrate.current,
+  m15: (d: DeviceView) => d.hashrate.m15,
+  latency: (d: DeviceView) => d.latencyMs,
   valid: (d: DeviceView) => d.valid,
   invalid: (d: DeviceView) => d.invalid,
   stale: (d: DeviceView) => d.stale,
@@ -27,9 +29,11 @@ const query = z.object({
   q: z.string().trim().max(256, "lang.err.params").default(""),
 });
 
+export type DeviceSortKey = keyof typeof SORT_KEYS;
+
 /**
- * A page of a port's device list: with `limit`, the devices are filtered by `q` (name, wallet or
- * address), sorted, sliced and answered as {total, items}; without it the whole list, as before. A farm
+ * A page of a port's device list: with `limit`, the devices are filtered by `q` (name, wallet,
+ * address or model, case-insensitive), sorted, sliced and answered as {total, items}; without it the whole list, as before. A farm
  * port with 10,000 devices answers 5.7 MB whole and ~60 KB a page (docs/benchmarks.md).
  */
 export function devicePage(
@@ -52,7 +56,8 @@ export function devicePage(
   matched.sort((a, b) => {
     const x = key(a);
     const y = key(b);
-    return (x < y ? -1 : x > y ? 1 : 0) * sign;
+    const c = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
+    return c * sign;
   });
   return { total: matched.length, items: matched.slice(offset, offset + limit) };
 }

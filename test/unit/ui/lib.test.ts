@@ -1,8 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { coinLabel, coinNotes, visibleCoins } from "../../../ui/src/lib/coins.ts";
-import type { Device } from "../../../ui/src/lib/device-types.ts";
-import { searchDevices, sortDevices } from "../../../ui/src/lib/devices.ts";
 import { formatBytes, formatDuration, formatHashrate, formatPercent } from "../../../ui/src/lib/format.ts";
 import { derivedKey } from "../../../ui/src/lib/md5-key.ts";
 import type { PortItem } from "../../../ui/src/lib/port-types.ts";
@@ -84,25 +82,6 @@ describe("port list (spec §3 defaults)", () => {
       { coin: "BTC", ports: 2, online: 4, delay: 30 },
       { coin: "LTC", ports: 1, online: 0, delay: 0 },
     ]);
-  });
-});
-
-describe("devices", () => {
-  const d = (name: string, h: number, wallet = "w"): Device =>
-    ({
-      id: name,
-      name,
-      wallet,
-      ip: "10.0.0.1",
-      agent: "bmminer",
-      hashrate: { current: h, m15: h, h4: 0, h24: 0 },
-    }) as Device;
-  test("sort and search", () => {
-    const list = [d("b", 1), d("a", 3), d("c", 2, "x")];
-    expect(sortDevices(list, "hashrate", false).map((x) => x.name)).toEqual(["a", "c", "b"]);
-    expect(sortDevices(list, "name", true).map((x) => x.name)).toEqual(["a", "b", "c"]);
-    expect(searchDevices(list, "X").map((x) => x.name)).toEqual(["c"]);
-    expect(searchDevices(list, "BMMINER")).toHaveLength(3);
   });
 });
 

@@ -1,12 +1,23 @@
 import { useState } from "preact/hooks";
+import type { DeviceSortKey } from "../../../appliance/web/api/device-page.ts";
+import { Pager } from "../components/Pager.tsx";
 import { get } from "../lib/api.ts";
 import type { Device } from "../lib/device-types.ts";
-import { type DeviceSort, searchDevices, sortDevices } from "../lib/devices.ts";
 import { formatHashrate, formatPercent, formatTime } from "../lib/format.ts";
 import { t } from "../lib/i18n.ts";
 import { INPUT, LINK, TD, TH } from "../lib/ui.ts";
 import { useFetch } from "../lib/useFetch.ts";
 import { DeviceDetail } from "./DeviceDetail.tsx";
+
+type DeviceSort = Extract<
+  DeviceSortKey,
+  "name" | "wallet" | "hashrate" | "m15" | "valid" | "latency" | "loginAt" | "online"
+>;
+
+interface Page {
+  total: number;
+  items: Device[];
+}
 
 const COLS: [DeviceSort, string][] = [
   ["name", "device.name"],
@@ -19,20 +30,37 @@ const COLS: [DeviceSort, string][] = [
   ["online", "device.status"],
 ];
 
-/** Devices of the port with sorting and search; a row opens the details. */
+/**
+ * Devices of the port, one page at a time: the server sorts, searches and pages (a farm port can
+ * hold 10,000 devices; the whole list is megabytes). A row opens the details.
+ */
 export function DeviceTable({ portId }: { portId: number }) {
-  const [list, reload] = useFetch(() => get<Device[]>(`/api/port/${portId}/workers`), [portId], 15_000);
   const [q, setQ] = useState("");
   const [sort, setSort] = useState<DeviceSort>("hashrate");
   const [asc, setAsc] = useState(false);
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState(50);
+  const query = new URLSearchParams({
+    limit: String(size),
+    offset: String((page - 1) * size),
+    sort,
+    order: asc ? "asc" : "desc",
+    q: q.trim(),
+  });
+  const [data, reload] = useFetch(
+    () => get<Page>(`/api/port/${portId}/workers?${query}`),
+    [portId, query.toString()],
+    15_000,
+  );
   const [open, setOpen] = useState<Device | null>(null);
-  const rows = sortDevices(searchDevices(list ?? [], q), sort, asc);
+  const rows = data?.items ?? [];
   const by = (k: DeviceSort) => {
     if (k === sort) setAsc(!asc);
     else {
       setSort(k);
       setAsc(false);
     }
+    setPage(1);
   };
   return (
     <div class="space-y-2">
@@ -43,7 +71,10 @@ export function DeviceTable({ portId }: { portId: number }) {
           type="search"
           placeholder={t("device.search")}
           value={q}
-          onInput={(e) => setQ(e.currentTarget.value)}
+          onInput={(e) => {
+            setQ(e.currentTarget.value);
+            setPage(1);
+          }}
         />
       </label>
       <div class="overflow-x-auto rounded-lg border border-line bg-panel">
@@ -91,7 +122,7 @@ export function DeviceTable({ portId }: { portId: number }) {
                 </td>
               </tr>
             ))}
-            {list && rows.length === 0 && (
+            {data && rows.length === 0 && (
               <tr>
                 <td colSpan={9} class="p-6 text-center text-mute">
                   {t("device.none")}
@@ -101,6 +132,19 @@ export function DeviceTable({ portId }: { portId: number }) {
           </tbody>
         </table>
       </div>
+      {data && data.total > size && (
+        <Pager
+          page={page}
+          pages={Math.max(1, Math.ceil(data.total / size))}
+          size={size}
+          total={data.total}
+          onPage={setPage}
+          onSize={(n) => {
+            setSize(n);
+            setPage(1);
+          }}
+        />
+      )}
       {open && (
         <DeviceDetail portId={portId} device={open} onClose={() => setOpen(null)} onChanged={reload} />
       )}
