@@ -1,5 +1,5 @@
 /**
- * The service's main process (`pithead supervise`, started by systemd). It runs the active release as
+ * The service's main process (`pithead bundle supervise`, started by systemd). It runs the active release as
  * a child, starts it again at once when it exits with 75 (a restart the program asked for), and
  * finishes an update: while DATA/ota/pending.json exists the new release must pass its health check
  * within `healthTimeoutMs` (one minute), else it is stopped, `current` is switched back, the database
@@ -9,6 +9,7 @@
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { RESTART_EXIT_CODE } from "./apply.ts";
 import { restoreDatabase } from "./db-backup.ts";
 import { healthBase, probeHealth } from "./health.ts";
 import { otaPaths, type Pending } from "./layout.ts";
@@ -18,7 +19,6 @@ import { builtinVersion } from "./releases.ts";
 import { activeReleaseDir, switchRelease } from "./switch.ts";
 import { logUpdate } from "./update-log.ts";
 
-const RESTART_CODE = 75;
 const STOP_GRACE_MS = 10_000;
 const PROBE_INTERVAL_MS = 500;
 
@@ -194,7 +194,7 @@ export function startSupervisor(opts: SupervisorOptions): Supervisor {
       }
       const code = await c.exited;
       if (stopping) break;
-      if (code !== RESTART_CODE) return code;
+      if (code !== RESTART_EXIT_CODE) return code;
       emit({ type: "restart", release: launch.label });
     }
     if (child) await stopChild(child);
