@@ -174,6 +174,7 @@ export async function runSupervisorCli(args: string[]): Promise<number> {
   const own = parse(split >= 0 ? args.slice(0, split) : args);
   const runArgs = split >= 0 ? args.slice(split + 1) : [];
   const seconds = Number(own.flags.get("--health-timeout") ?? "60");
+  if (!(seconds > 0)) throw new UsageError("--health-timeout needs a number of seconds above 0");
   const builtin = isCompiled()
     ? [process.execPath]
     : [process.execPath, resolve(import.meta.dir, "../../main.ts")];
