@@ -5,6 +5,7 @@
  * runs in `make image-test` (image/test-install-chroot.sh).
  */
 import { describe, expect, test } from "bun:test";
+import { chmodSync, copyFileSync, mkdtempSync } from "node:fs";
 import { mkdtemp, readFile, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,11 +14,25 @@ const root = join(import.meta.dir, "../..");
 const script = join(root, "image/install.sh");
 const isRoot = process.getuid?.() === 0;
 
+/**
+ * The checkout may sit in a directory only root can enter (a CI clone under a 0700 temp dir), so the
+ * unprivileged run reads a world-readable copy of the script.
+ */
+function readableCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), "pithead-sh-"));
+  chmodSync(dir, 0o755);
+  const copy = join(dir, "install.sh");
+  copyFileSync(script, copy);
+  chmodSync(copy, 0o644);
+  return copy;
+}
+
 function sh(args: string[], opts: { asNobody?: boolean; path?: string } = {}) {
-  const cmd =
-    opts.asNobody && isRoot
-      ? ["runuser", "-u", "nobody", "--", "sh", script, ...args]
-      : ["sh", script, ...args];
+  let cmd = ["sh", script, ...args];
+  if (opts.asNobody && isRoot) {
+    const copy = readableCopy();
+    cmd = ["runuser", "-u", "nobody", "--", "sh", copy, ...args.map((a) => (a === script ? copy : a))];
+  }
   const env = { ...process.env, ...(opts.path ? { PATH: opts.path } : {}) };
   const r = Bun.spawnSync(cmd, { env, stdin: "ignore" });
   return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
