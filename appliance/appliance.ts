@@ -7,6 +7,7 @@ import { Engine } from "./engine/engine.ts";
 import { SeriesStore } from "./stats/series-store.ts";
 import { pushOverrides } from "./store/ratios.ts";
 import { allRoutes } from "./web/api/index.ts";
+import { WEB_PORT_SETTING } from "./web/api/port-guards.ts";
 import type { AppContext } from "./web/app-context.ts";
 import { loadConsoleAssets } from "./web/console-assets.ts";
 import { createHandler } from "./web/handler.ts";
@@ -32,6 +33,9 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
   const say = opts.say ?? (() => {});
   const f = openFoundation(config);
   const firstPassword = await f.account.ensure();
+  if (config.defaultWebPort !== null && f.settings.get<number | null>(WEB_PORT_SETTING, null) === null) {
+    f.settings.set(WEB_PORT_SETTING, config.defaultWebPort);
+  }
   if (firstPassword) {
     say(`First start: admin user "${f.account.username()}", password: ${firstPassword}`);
     say(`(kept in ${join(config.dataDir, INITIAL_PASSWORD_FILE)} until you change it in the console)`);

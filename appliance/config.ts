@@ -6,6 +6,8 @@ export interface Config {
   dataDir: string;
   /** null = use the stored web port (default 8080); 0 = any free port (tests) */
   webPort: number | null;
+  /** PITHEAD_DEFAULT_WEB_PORT: the web port stored at first start (an image's port 80), changeable later */
+  defaultWebPort: number | null;
   host: string;
   /** tests only: every captcha answer is this code */
   testCaptcha: string | null;
@@ -24,6 +26,7 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
     command: first as Config["command"],
     dataDir: resolve(env.PITHEAD_DATA_DIR ?? "./data"),
     webPort: env.PITHEAD_WEB_PORT ? parsePort(env.PITHEAD_WEB_PORT) : null,
+    defaultWebPort: env.PITHEAD_DEFAULT_WEB_PORT ? parsePort(env.PITHEAD_DEFAULT_WEB_PORT) : null,
     host: env.PITHEAD_HOST ?? "0.0.0.0",
     testCaptcha: null,
     rest: [],

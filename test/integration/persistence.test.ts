@@ -2,6 +2,9 @@ import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { startAppliance } from "../../appliance/appliance.ts";
+import { parseArgs } from "../../appliance/config.ts";
+import { WEB_PORT_SETTING } from "../../appliance/web/api/port-guards.ts";
 import { Client, portBody, startTestAppliance, tempDir } from "../support/appliance.ts";
 import { BUN, spawnAppliance } from "../support/process.ts";
 
@@ -125,5 +128,24 @@ describe("pithead reset-password", () => {
     } finally {
       await again.close(true);
     }
+  });
+});
+
+describe("PITHEAD_DEFAULT_WEB_PORT", () => {
+  test("seeds the stored web port at the first start only", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const start = async (defaultPort: string) => {
+      const cfg = parseArgs(["run", "--data-dir", dir, "--web-port", "0", "--host", "127.0.0.1"], {
+        PITHEAD_DEFAULT_WEB_PORT: defaultPort,
+      });
+      const app = await startAppliance(cfg);
+      const stored = app.ctx.settings.get<number>(WEB_PORT_SETTING, 0);
+      await app.stop();
+      return stored;
+    };
+    expect(await start("8181")).toBe(8181);
+    // a later start keeps what is stored (the operator may have changed it in the console)
+    expect(await start("9191")).toBe(8181);
   });
 });
