@@ -125,6 +125,26 @@ export const PORT_SCALAR_FIELDS = [
   "status",
 ] as const satisfies readonly (keyof Port)[];
 
+/** A setting object with every switch off: the default of a new port. */
+export function emptySetting(port = 0): PortSetting {
+  return {
+    cp_name: 0,
+    cp_mode: 0,
+    pu_mode: 0,
+    et_mode: 0,
+    lj: 0,
+    pth: 0,
+    cut: 0,
+    fr: 0,
+    op: 0,
+    sp: 0,
+    sd: "",
+    st: "",
+    ra: "",
+    port,
+  };
+}
+
 export const MAX_FEE_WALLETS = 10;
 export const DEFAULT_LIMIT_CONNECTIONS = 65535;
 export const PORT_MIN = 1;

@@ -5,11 +5,11 @@
  * under qemu-user is part of `make image-test`.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Subprocess } from "bun";
 import pkg from "../../package.json" with { type: "json" };
+import { type Spawned, spawnAppliance } from "../support/process.ts";
 import { login } from "./login.ts";
 
 const root = join(import.meta.dir, "../..");
@@ -17,20 +17,8 @@ setDefaultTimeout(180_000);
 
 let out: string;
 let dataDir: string;
-let proc: Subprocess<"ignore", "pipe", "pipe"> | null = null;
+let proc: Spawned["proc"] | null = null;
 let base: string;
-
-/** Reads the child's stdout until the start-up line and returns its URL. */
-async function listeningUrl(p: Subprocess<"ignore", "pipe", "pipe">): Promise<string> {
-  const decoder = new TextDecoder();
-  let seen = "";
-  for await (const chunk of p.stdout) {
-    seen += decoder.decode(chunk, { stream: true });
-    const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(seen);
-    if (m) return m[1] as string;
-  }
-  throw new Error(`the executable exited before listening:\n${seen}\n${await new Response(p.stderr).text()}`);
-}
 
 async function json<T>(path: string, init?: RequestInit): Promise<{ status: number; body: T }> {
   const res = await fetch(`${base}${path}`, init);
@@ -44,26 +32,12 @@ describe("make dist executables", () => {
       cwd: root,
     });
     if (build.exitCode !== 0) throw new Error(`dist failed:\n${build.stdout}\n${build.stderr}`);
-    const cwd = await mkdtemp(join(tmpdir(), "pithead-empty-"));
-    dataDir = join(cwd, "data");
-    const args = [
-      "run",
-      "--data-dir",
-      dataDir,
-      "--web-port",
-      "0",
-      "--host",
-      "127.0.0.1",
-      "--test-captcha",
-      "1234",
-    ];
-    proc = Bun.spawn([join(out, "pithead-linux-x64"), ...args], {
-      cwd,
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    base = await listeningUrl(proc);
+    // an empty directory holding nothing but the data dir the executable makes
+    dataDir = join(await mkdtemp(join(tmpdir(), "pithead-empty-")), "data");
+    await mkdir(dataDir);
+    const app = await spawnAppliance(dataDir, [join(out, "pithead-linux-x64")]);
+    proc = app.proc;
+    base = app.url;
   });
 
   afterAll(async () => {

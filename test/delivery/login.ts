@@ -2,16 +2,13 @@
  * The scripted login of the foundation issue's wire format: RSA-OAEP (SHA-256) over the UTF-8
  * password, base64, with a captcha answer. With `--test-captcha CODE` the answer is CODE.
  */
-import { constants, publicEncrypt } from "node:crypto";
+import { encryptPassword } from "../support/appliance.ts";
 
 export async function login(base: string, password: string, captchaAnswer: string): Promise<string> {
   const { pem } = (await (await fetch(`${base}/api/_/pubkey`)).json()) as { pem: string };
   const captcha = (await (await fetch(`${base}/api/_/captcha`)).json()) as { id: string; image: string };
   if (!captcha.image.startsWith("data:image/")) throw new Error("captcha image is not a data URL");
-  const encrypted = publicEncrypt(
-    { key: pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" },
-    Buffer.from(password, "utf8"),
-  ).toString("base64");
+  const encrypted = encryptPassword(pem, password);
   const res = await fetch(`${base}/api/_/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },

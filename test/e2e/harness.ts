@@ -2,11 +2,11 @@
  * E2E harness: the real server (appliance/main.ts) on a temporary data dir and port 0, and Debian's
  * Chromium driven by playwright-core. No server answer is faked.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { spawnAppliance } from "../support/process.ts";
 
 export const ROOT = join(import.meta.dir, "../..");
 export const ARTIFACTS = join(ROOT, "test/artifacts");
@@ -20,42 +20,14 @@ export interface Server {
 
 export async function startServer(): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), "pithead-e2e-"));
-  const proc: ChildProcess = spawn(
-    join(ROOT, "node_modules/.bin/bun"),
-    [
-      "appliance/main.ts",
-      "run",
-      "--data-dir",
-      dataDir,
-      "--web-port",
-      "0",
-      "--host",
-      "127.0.0.1",
-      "--test-captcha",
-      "1234",
-    ],
-    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let log = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (b: Buffer) => {
-      log += b.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(log);
-      if (m) resolve(m[1] as string);
-    };
-    proc.stdout?.on("data", onData);
-    proc.stderr?.on("data", (b: Buffer) => {
-      log += b.toString();
-    });
-    proc.on("exit", (code) => reject(new Error(`server exited ${code}: ${log}`)));
-  });
+  const { proc, url } = await spawnAppliance(dataDir);
   return {
     url: url.replace(/\/$/, ""),
     dataDir,
     password: () => readFileSync(join(dataDir, "initial-password"), "utf8").trim(),
     stop: async () => {
       proc.kill("SIGTERM");
-      await new Promise((r) => proc.once("exit", r));
+      await proc.exited;
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

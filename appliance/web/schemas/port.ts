@@ -3,6 +3,7 @@ import { categoryOf } from "../../catalog/currencies.ts";
 import {
   ConnectMode,
   DEFAULT_LIMIT_CONNECTIONS,
+  emptySetting,
   ListenProtocol,
   MAX_FEE_WALLETS,
   PORT_MAX,
@@ -205,24 +206,5 @@ function forwardOnly(p: PortBody & { category: string; setting: PortSetting }): 
     status: p.status,
     setting: { ...emptySetting(), port: p.port },
     wallets: [],
-  };
-}
-
-export function emptySetting(): PortSetting {
-  return {
-    cp_name: 0,
-    cp_mode: 0,
-    pu_mode: 0,
-    et_mode: 0,
-    lj: 0,
-    pth: 0,
-    cut: 0,
-    fr: 0,
-    op: 0,
-    sp: 0,
-    sd: "",
-    st: "",
-    ra: "",
-    port: 0,
   };
 }

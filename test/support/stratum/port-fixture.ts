@@ -4,7 +4,12 @@
  * log collected in an array) with short timings.
  */
 import type { EngineTiming } from "../../../appliance/domain/engine.ts";
-import type { Port, PortSetting, PortWallet } from "../../../appliance/domain/port.ts";
+import {
+  emptySetting,
+  type Port,
+  type PortSetting,
+  type PortWallet,
+} from "../../../appliance/domain/port.ts";
 import { Engine } from "../../../appliance/engine/engine.ts";
 import { makeSelfSigned } from "../../../appliance/ops/certificate.ts";
 
@@ -14,22 +19,7 @@ export function testCertificate(): { cert: string; key: string } {
   return cert;
 }
 
-export const baseSetting = (): PortSetting => ({
-  cp_name: 0,
-  cp_mode: 0,
-  pu_mode: 0,
-  et_mode: 0,
-  lj: 0,
-  pth: 0,
-  cut: 0,
-  fr: 0,
-  op: 0,
-  sp: 0,
-  sd: "",
-  st: "",
-  ra: "",
-  port: 0,
-});
+export const baseSetting = (): PortSetting => emptySetting();
 
 let nextPortId = 1;
 

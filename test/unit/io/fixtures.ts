@@ -1,20 +1,12 @@
-import type { Port, PortSetting, PortWallet } from "../../../appliance/domain/port.ts";
+import {
+  emptySetting,
+  type Port,
+  type PortSetting,
+  type PortWallet,
+} from "../../../appliance/domain/port.ts";
 
 const setting = (port: number, extra: Partial<PortSetting> = {}): PortSetting => ({
-  cp_name: 0,
-  cp_mode: 0,
-  pu_mode: 0,
-  et_mode: 0,
-  lj: 0,
-  pth: 0,
-  cut: 0,
-  fr: 0,
-  op: 0,
-  sp: 0,
-  sd: "",
-  st: "",
-  ra: "",
-  port,
+  ...emptySetting(port),
   ...extra,
 });
 

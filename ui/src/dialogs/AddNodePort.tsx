@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { POOL_NODE_COINS } from "../../../appliance/catalog/currencies.ts";
 import { Field } from "../components/Field.tsx";
 import { Modal } from "../components/Modal.tsx";
 import { post } from "../lib/api.ts";
@@ -6,20 +7,6 @@ import { t } from "../lib/i18n.ts";
 import { toast } from "../lib/toast.ts";
 import { BTN_GHOST, BTN_PRIMARY, INPUT } from "../lib/ui.ts";
 import { validatePoolNodePort } from "../lib/validate/forms.ts";
-
-export const POOL_NODE_COINS = [
-  "VA-BTC",
-  "VA-FB",
-  "VA-LTC",
-  "VA-DOGE",
-  "VA-BELLS",
-  "VA-LKY",
-  "VA-PEP",
-  "VA-JKC",
-  "VA-DINGO",
-  "KAS",
-  "ETC",
-];
 
 /** Add pool-node port: coin, port (1–65535) and area required; the body of spec §7. */
 export function AddNodePort({ onClose }: { onClose: () => void }) {
