@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { MIGRATIONS } from "./migrations/index.ts";
 
@@ -11,7 +11,10 @@ export const DB_FILE = "pithead.db";
  */
 export function openDatabase(dataDir: string): Database {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const db = new Database(join(dataDir, DB_FILE), { create: true, strict: true });
+  const file = join(dataDir, DB_FILE);
+  const db = new Database(file, { create: true, strict: true });
+  // Hashes, keys and tokens live here: owner-only, and SQLite gives the -wal/-shm files the same mode.
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = FULL");
   db.exec("PRAGMA foreign_keys = ON");

@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { startAppliance } from "../../appliance/appliance.ts";
 import { parseArgs } from "../../appliance/config.ts";
@@ -36,6 +36,9 @@ describe("persistence", () => {
       expect((await second.client.get<string[]>("/api/wallet/blacklist")).body).toEqual(["bad-wallet"]);
       // the first password was not replaced by the restart
       expect(second.password).toBe(first.password);
+      // hashes, keys and tokens are readable by the owner only
+      for (const f of ["pithead.db", "pithead.db-wal"])
+        expect(statSync(join(dir, f)).mode & 0o777).toBe(0o600);
     } finally {
       await second.close(true);
     }
