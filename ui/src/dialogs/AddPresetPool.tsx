@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { Field } from "../components/Field.tsx";
 import { Modal } from "../components/Modal.tsx";
+import { PresetTable } from "../components/PresetTable.tsx";
 import { Tabs } from "../components/Tabs.tsx";
 import { coinLabel, visibleCoins } from "../lib/coins.ts";
 import { t } from "../lib/i18n.ts";
@@ -14,7 +15,7 @@ import {
 } from "../lib/presets.ts";
 import { currency } from "../lib/session.ts";
 import { toast } from "../lib/toast.ts";
-import { BTN_PRIMARY, INPUT, LINK, TD, TH } from "../lib/ui.ts";
+import { BTN_PRIMARY, INPUT } from "../lib/ui.ts";
 import { useStore } from "../lib/use-store.ts";
 import { validatePresetPool } from "../lib/validate/forms.ts";
 
@@ -117,42 +118,20 @@ export function AddPresetPool({ onClose }: { onClose: () => void }) {
           { key: "builtin", label: t("preset.builtin") },
         ]}
       />
-      <table class="w-full text-sm">
-        <thead>
-          <tr>
-            <th class={TH}>{t("preset.name")}</th>
-            <th class={TH}>{t("preset.address")}</th>
-            <th class={TH}>{t("port.pool_protocol")}</th>
-            <th class={TH} />
-          </tr>
-        </thead>
-        <tbody>
-          {(tab === "custom"
+      <PresetTable
+        protocol
+        rows={
+          tab === "custom"
             ? custom.map((p) => ({ name: p.name, address: p.address, deal: p.deal }))
             : builtin.map((b) => ({ name: b.content, address: b.url, deal: b.protocol }))
-          ).map((r, i) => (
-            <tr key={`${r.name}-${r.address}`} class="border-t border-line">
-              <td class={TD}>{r.name}</td>
-              <td class={`${TD} font-mono text-xs`}>{r.address}</td>
-              <td class={TD}>{r.deal === 1 ? "SSL" : "TCP"}</td>
-              <td class={TD}>
-                {tab === "custom" && (
-                  <button type="button" class={`${LINK} text-bad`} onClick={() => remove(i)}>
-                    {t("common.delete")}
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-          {(tab === "custom" ? custom.length : builtin.length) === 0 && (
-            <tr>
-              <td colSpan={4} class="p-4 text-center text-mute">
-                {t("preset.no_pools", { coin })}
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
+        }
+        action={
+          tab === "custom"
+            ? { label: t("common.delete"), danger: true, onClick: (_, i) => remove(i) }
+            : undefined
+        }
+        empty={t("preset.no_pools", { coin })}
+      />
     </Modal>
   );
 }

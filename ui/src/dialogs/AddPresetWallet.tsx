@@ -1,10 +1,11 @@
 import { useEffect, useState } from "preact/hooks";
 import { Field } from "../components/Field.tsx";
 import { Modal } from "../components/Modal.tsx";
+import { PresetTable } from "../components/PresetTable.tsx";
 import { t } from "../lib/i18n.ts";
 import { type EndpointSettings, loadEndpoint, saveEndpoint } from "../lib/presets.ts";
 import { toast } from "../lib/toast.ts";
-import { BTN_PRIMARY, INPUT, LINK, TD, TH } from "../lib/ui.ts";
+import { BTN_PRIMARY, INPUT } from "../lib/ui.ts";
 import { validatePresetWallet } from "../lib/validate/forms.ts";
 
 /** Add preset wallet: name and address, and the custom wallets with a delete link. */
@@ -63,41 +64,17 @@ export function AddPresetWallet({ onClose }: { onClose: () => void }) {
           {t("common.add")}
         </button>
       </div>
-      <table class="mt-3 w-full text-sm">
-        <thead>
-          <tr>
-            <th class={TH}>{t("preset.name")}</th>
-            <th class={TH}>{t("preset.address")}</th>
-            <th class={TH} />
-          </tr>
-        </thead>
-        <tbody>
-          {list.map((w, i) => (
-            <tr key={`${w.address}-${i}`} class="border-t border-line">
-              <td class={TD}>{w.name}</td>
-              <td class={`${TD} font-mono text-xs`}>{w.address}</td>
-              <td class={TD}>
-                <button
-                  type="button"
-                  class={`${LINK} text-bad`}
-                  onClick={() =>
-                    settings && persist({ ...settings, customWallet: list.filter((_, j) => j !== i) })
-                  }
-                >
-                  {t("common.delete")}
-                </button>
-              </td>
-            </tr>
-          ))}
-          {list.length === 0 && (
-            <tr>
-              <td colSpan={3} class="p-4 text-center text-mute">
-                {t("preset.no_wallets")}
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
+      <PresetTable
+        class="mt-3"
+        rows={list}
+        action={{
+          label: t("common.delete"),
+          danger: true,
+          onClick: (_, i) =>
+            settings && persist({ ...settings, customWallet: list.filter((_, j) => j !== i) }),
+        }}
+        empty={t("preset.no_wallets")}
+      />
     </Modal>
   );
 }

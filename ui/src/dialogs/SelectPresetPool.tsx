@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { Modal } from "../components/Modal.tsx";
+import { PresetTable } from "../components/PresetTable.tsx";
 import { Tabs } from "../components/Tabs.tsx";
 import { t } from "../lib/i18n.ts";
 import {
@@ -10,7 +11,6 @@ import {
   poolsOfCoin,
   presetToPool,
 } from "../lib/presets.ts";
-import { LINK, TD, TH } from "../lib/ui.ts";
 
 interface Props {
   coin: string;
@@ -45,42 +45,17 @@ export function SelectPresetPool({ coin, onClose, onSelect }: Props) {
           { key: "custom", label: t("preset.custom") },
         ]}
       />
-      <table class="w-full text-sm">
-        <thead>
-          <tr>
-            <th class={TH}>{t("preset.name")}</th>
-            <th class={TH}>{t("preset.address")}</th>
-            <th class={TH} />
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={`${r.name}${r.address}`} class="border-t border-line">
-              <td class={TD}>{r.name}</td>
-              <td class={`${TD} font-mono text-xs`}>{r.address}</td>
-              <td class={TD}>
-                <button
-                  type="button"
-                  class={LINK}
-                  onClick={() => {
-                    const p = presetToPool(r.address, r.deal);
-                    onSelect(p.addr, p.mode);
-                  }}
-                >
-                  {t("preset.select")}
-                </button>
-              </td>
-            </tr>
-          ))}
-          {rows.length === 0 && (
-            <tr>
-              <td colSpan={3} class="p-4 text-center text-mute">
-                {t("preset.no_pools", { coin })}
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
+      <PresetTable
+        rows={rows}
+        action={{
+          label: t("preset.select"),
+          onClick: (r) => {
+            const p = presetToPool(r.address, r.deal ?? 0);
+            onSelect(p.addr, p.mode);
+          },
+        }}
+        empty={t("preset.no_pools", { coin })}
+      />
     </Modal>
   );
 }
