@@ -69,8 +69,9 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
     () => f.certificates.current(),
     (url) => say(`listening on ${url}`),
   );
+  const overrides = f.ratios.all();
   for (const port of f.ports.list()) {
-    pushOverrides(engine, port.id, f.ratios.list(port.id));
+    pushOverrides(engine, port.id, overrides.get(port.id) ?? []);
     await engine.apply(port).catch((err: unknown) => {
       f.logs.add(
         "error",

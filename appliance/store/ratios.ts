@@ -14,6 +14,22 @@ export class RatioStore {
       .all(portId);
   }
 
+  /** Every port's overrides in one query (start-up with many ports). */
+  all(): Map<number, RatioOverride[]> {
+    const out = new Map<number, RatioOverride[]>();
+    const rows = this.db
+      .query<RatioOverride & { port_id: number }, []>(
+        "SELECT port_id, wallet, worker, ratio FROM ratio_overrides ORDER BY port_id, wallet, worker",
+      )
+      .all();
+    for (const { port_id, ...o } of rows) {
+      const list = out.get(port_id) ?? [];
+      list.push(o);
+      out.set(port_id, list);
+    }
+    return out;
+  }
+
   get(portId: number, wallet: string, worker: string): number | null {
     const row = this.db
       .query<{ ratio: number }, [number, string, string]>(

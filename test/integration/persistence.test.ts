@@ -24,6 +24,7 @@ describe("persistence", () => {
     );
     await first.client.post("/api/kc/key", { k: "persist-me" });
     await first.client.post("/api/wallet/blacklist", { ips: ["bad-wallet"] });
+    await first.client.post(`/api/port/${created.body.id}/wallet/ratio`, { wallet: "bc1qminer", r: 0.05 });
     await first.close(true);
 
     const second = await startTestAppliance(dir);
@@ -34,6 +35,10 @@ describe("persistence", () => {
       expect(item.body.server).toMatchObject({ name: "kept", port: 40001 });
       expect((await second.client.get<{ k: string }>("/api/kc/key")).body.k).toBe("persist-me");
       expect((await second.client.get<string[]>("/api/wallet/blacklist")).body).toEqual(["bad-wallet"]);
+      const ratios = await second.client.get<{ addr: string; ratio: number }[]>(
+        `/api/port/${created.body.id}/wallet/ratio`,
+      );
+      expect(ratios.body).toEqual([expect.objectContaining({ addr: "bc1qminer", ratio: 0.05 })]);
       // the first password was not replaced by the restart
       expect(second.password).toBe(first.password);
       // hashes, keys and tokens are readable by the owner only
