@@ -1,5 +1,6 @@
 import { t } from "../lib/i18n.ts";
 import { LINK, TD, TH } from "../lib/ui.ts";
+import { EmptyRow } from "./EmptyRow.tsx";
 
 export interface PresetRow {
   name: string;
@@ -50,13 +51,7 @@ export function PresetTable({ rows, protocol = false, action, empty, class: cls 
             </td>
           </tr>
         ))}
-        {rows.length === 0 && (
-          <tr>
-            <td colSpan={columns} class="p-4 text-center text-mute">
-              {empty}
-            </td>
-          </tr>
-        )}
+        {rows.length === 0 && <EmptyRow cols={columns} text={empty} />}
       </tbody>
     </table>
   );

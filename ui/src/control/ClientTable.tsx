@@ -1,3 +1,4 @@
+import { EmptyRow } from "../components/EmptyRow.tsx";
 import { del } from "../lib/api.ts";
 import { ask } from "../lib/confirm.ts";
 import { formatBytes, formatDuration } from "../lib/format.ts";
@@ -84,13 +85,7 @@ export function ClientTable({ list, onPorts, onEdit, onReload }: Props) {
               </td>
             </tr>
           ))}
-          {list.length === 0 && (
-            <tr>
-              <td colSpan={10} class="p-6 text-center text-mute">
-                {t("remote.none")}
-              </td>
-            </tr>
-          )}
+          {list.length === 0 && <EmptyRow cols={10} text={t("remote.none")} />}
         </tbody>
       </table>
     </div>

@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { EmptyRow } from "../components/EmptyRow.tsx";
 import { Modal } from "../components/Modal.tsx";
 import { get, post } from "../lib/api.ts";
 import { coinLabel } from "../lib/coins.ts";
@@ -63,13 +64,7 @@ export function RemotePorts({ client, onClose }: { client: RemoteClient; onClose
               </td>
             </tr>
           ))}
-          {items?.length === 0 && (
-            <tr>
-              <td colSpan={6} class="p-4 text-center text-mute">
-                {t("pool.empty")}
-              </td>
-            </tr>
-          )}
+          {items?.length === 0 && <EmptyRow cols={6} text={t("pool.empty")} />}
         </tbody>
       </table>
     </Modal>

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import type { DeviceSortKey } from "../../../appliance/web/api/device-page.ts";
+import { EmptyRow } from "../components/EmptyRow.tsx";
 import { Pager } from "../components/Pager.tsx";
 import { get } from "../lib/api.ts";
 import type { Device } from "../lib/device-types.ts";
@@ -122,13 +123,7 @@ export function DeviceTable({ portId }: { portId: number }) {
                 </td>
               </tr>
             ))}
-            {data && rows.length === 0 && (
-              <tr>
-                <td colSpan={9} class="p-6 text-center text-mute">
-                  {t("device.none")}
-                </td>
-              </tr>
-            )}
+            {data && rows.length === 0 && <EmptyRow cols={9} text={t("device.none")} />}
           </tbody>
         </table>
       </div>

@@ -1,3 +1,4 @@
+import { EmptyRow } from "../components/EmptyRow.tsx";
 import { get } from "../lib/api.ts";
 import type { IpView } from "../lib/device-types.ts";
 import { formatTime } from "../lib/format.ts";
@@ -28,13 +29,7 @@ export function IpList({ portId }: { portId: number }) {
               <td class={TD}>{formatTime(r.lastSeen)}</td>
             </tr>
           ))}
-          {rows?.length === 0 && (
-            <tr>
-              <td colSpan={4} class="p-4 text-center text-mute">
-                {t("common.empty")}
-              </td>
-            </tr>
-          )}
+          {rows?.length === 0 && <EmptyRow cols={4} text={t("common.empty")} />}
         </tbody>
       </table>
     </div>

@@ -1,5 +1,6 @@
 import { Suspense } from "preact/compat";
 import { useState } from "preact/hooks";
+import { EmptyRow } from "../components/EmptyRow.tsx";
 import { lazyNamed } from "../components/lazyNamed.ts";
 import { del, get, post } from "../lib/api.ts";
 import type { WalletRowView } from "../lib/device-types.ts";
@@ -93,13 +94,7 @@ export function WalletTable({ portId, wallets }: { portId: number; wallets: Wire
                 </td>
               </tr>
             ))}
-            {rows?.length === 0 && (
-              <tr>
-                <td colSpan={6} class="p-4 text-center text-mute">
-                  {t("common.empty")}
-                </td>
-              </tr>
-            )}
+            {rows?.length === 0 && <EmptyRow cols={6} text={t("common.empty")} />}
           </tbody>
         </table>
       </div>

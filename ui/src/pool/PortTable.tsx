@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { EmptyRow } from "../components/EmptyRow.tsx";
 import { Pager } from "../components/Pager.tsx";
 import { t } from "../lib/i18n.ts";
 import type { PortItem } from "../lib/port-types.ts";
@@ -104,13 +105,7 @@ export function PortTable({ items, loaded, onReload, onEdit, onClone, onHot }: P
                 onHot={onHot}
               />
             ))}
-            {loaded && view.rows.length === 0 && (
-              <tr>
-                <td colSpan={10} class="p-6 text-center text-mute">
-                  {t("pool.empty")}
-                </td>
-              </tr>
-            )}
+            {loaded && view.rows.length === 0 && <EmptyRow cols={10} text={t("pool.empty")} />}
           </tbody>
         </table>
       </div>

@@ -1,3 +1,4 @@
+import { EmptyRow } from "../components/EmptyRow.tsx";
 import { get } from "../lib/api.ts";
 import { formatTime } from "../lib/format.ts";
 import { t } from "../lib/i18n.ts";
@@ -33,13 +34,7 @@ export function IpComingSection() {
             <td class={TD}>{formatTime(r.lastSeen)}</td>
           </tr>
         ))}
-        {rows?.length === 0 && (
-          <tr>
-            <td colSpan={4} class="p-4 text-center text-mute">
-              {t("common.empty")}
-            </td>
-          </tr>
-        )}
+        {rows?.length === 0 && <EmptyRow cols={4} text={t("common.empty")} />}
       </tbody>
     </table>
   );
