@@ -5,7 +5,7 @@ DATA ?= ./data
 # WEB_PORT=N overrides the stored web port (8080 until changed in the console)
 WEB_PORT ?=
 
-.PHONY: run test lint unit e2e ui dist bench install chromium clean image image-test
+.PHONY: run test lint unit e2e ui dist bench install chromium testlibs clean image image-test
 
 # `npm install` rather than `npm ci`: this npm writes the lockfile with only the Linux builds of
 # platform packages (Biome's) and `npm ci` then calls it out of sync. The lockfile still pins every version.
@@ -18,6 +18,11 @@ install: node_modules/.installed
 chromium:
 	@command -v chromium >/dev/null && dpkg -s fonts-wqy-microhei >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei >/dev/null; }
 
+# Real components the engine tests verify against (RandomX through bun:ffi), from Debian like chromium.
+TEST_LIBS := librandomx0
+testlibs:
+	@dpkg -s $(TEST_LIBS) >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(TEST_LIBS) >/dev/null; }
+
 ui: install
 	$(BUN) ui/build.ts
 
@@ -28,7 +33,7 @@ lint: install
 	node_modules/.bin/biome check .
 	node_modules/.bin/tsc --noEmit -p .
 
-unit: install ui
+unit: install ui testlibs
 	$(BUN) test --timeout 120000 test/unit test/integration test/engine test/delivery
 
 e2e: install ui chromium
@@ -39,7 +44,7 @@ test: lint unit e2e
 dist: install ui
 	$(BUN) scripts/dist.ts
 
-bench: install ui
+bench: install ui testlibs
 	$(BUN) bench/run.ts
 
 # Appliance images (root, Debian packages only); see docs/operations.md. arm64 is built under
