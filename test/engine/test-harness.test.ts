@@ -24,12 +24,45 @@ describe("test pool + test miner, directly", () => {
     expect(pool.workers.get("alice.rig1")?.shares).toBe(20);
   });
 
-  test("scrypt, without version rolling", async () => {
-    const pool = await TestPool.start({ category: "scrypt", difficulty: 1e-9, versionRolling: false });
+  test("scrypt, without version rolling: real shares accepted, deliberate misses rejected", async () => {
+    // scrypt's diff-1 is 2^16 times easier than sha256d's: 5e-4 passes about one hash in 33
+    // (0xFFFF / (5e-4 · 2^32)), where 1e-9 would pass every hash and prove nothing.
+    const pool = await TestPool.start({ category: "scrypt", difficulty: 5e-4, versionRolling: false });
     pools.push(pool);
-    const r = await TestMiner.start({ port: pool.port, user: "l.t", category: "scrypt", maxShares: 5 }).done;
+    const r = await TestMiner.start({
+      port: pool.port,
+      user: "l.t",
+      category: "scrypt",
+      maxShares: 7,
+      lowDifficultyShares: 2,
+    }).done;
     expect(r.accepted).toBe(5);
+    expect(r.rejected.get(23)).toBe(2);
     expect(pool.workers.get("l.t")?.shares).toBe(5);
+    expect(pool.lowDifficultyRejects).toBe(2);
+  });
+
+  test("the pool's check can reject: hashes that miss the target come back as 23", async () => {
+    // about one sha256d hash in 43 meets 1e-8 (0xFFFF / (1e-8 · 2^48)), so misses are plentiful
+    const pool = await TestPool.start({ difficulty: 1e-8 });
+    pools.push(pool);
+    const r = await TestMiner.start({
+      port: pool.port,
+      user: "alice.rig1",
+      versionRolling: true,
+      maxShares: 16,
+      lowDifficultyShares: 6,
+    }).done;
+    expect(r.submitted).toBe(16);
+    expect(r.lowDifficultySubmitted).toBe(6);
+    // exactly the deliberate misses are refused, each as low difficulty, and nothing else
+    expect(r.rejected.get(23)).toBe(6);
+    expect(r.rejected.size).toBe(1);
+    expect(r.accepted).toBe(10);
+    expect(pool.lowDifficultyRejects).toBe(6);
+    expect(pool.rejects.get(23)).toBe(6);
+    expect(pool.accepted).toBe(10);
+    expect(pool.workerWork("alice.rig1")).toBeCloseTo(10 * 1e-8, 20);
   });
 
   test("the pool rejects a stale job, a duplicate and a low-difficulty share", async () => {
@@ -76,7 +109,8 @@ describe("test pool + test miner, directly", () => {
     expect(byId(4).error[0]).toBe(21);
     expect(byId(5).error[0]).toBe(24);
     const first = byId(3);
-    // nonce 0 may by chance meet 2e-8 (probability ~1/200); then a resubmit must be a duplicate.
+    // nonce 0 may by chance meet 2e-8 (probability 0xFFFF / (2e-8 · 2^48), about 1/86); then a
+    // resubmit must be a duplicate.
     if (first.result === true) {
       sock.write(
         `${JSON.stringify({ id: 6, method: "mining.submit", params: ["w", notify[0], "00000000", notify[7], "00000000"] })}\n`,

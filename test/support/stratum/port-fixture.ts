@@ -12,6 +12,7 @@ import {
 } from "../../../appliance/domain/port.ts";
 import { Engine } from "../../../appliance/engine/engine.ts";
 import { makeSelfSigned } from "../../../appliance/ops/certificate.ts";
+import { RawClient } from "./raw-client.ts";
 
 let cert: { cert: string; key: string } | null = null;
 export function testCertificate(): { cert: string; key: string } {
@@ -116,6 +117,28 @@ export function makeEngine(timing: Partial<EngineTiming> = {}): TestEngine {
       return engine.running(port.id)?.boundPort ?? 0;
     },
   };
+}
+
+/**
+ * Opens `count` idle connections to a running port and waits until the engine has given each of
+ * them a slot. The port hands slots out in turn (allocSlot in port.ts), so the next miner lands on
+ * slot `count` rather than 00, and a proxy that puts the slot byte in the wrong place of the
+ * upstream extranonce2 builds a coinbase the pool rejects. The idle connections close at the login
+ * timeout or when the test closes them; either way the next slot stays where it was.
+ */
+export async function occupySlots(
+  t: TestEngine,
+  port: Port,
+  listenPort: number,
+  count: number,
+): Promise<RawClient[]> {
+  const running = t.engine.running(port.id);
+  if (running === undefined) throw new Error(`port ${port.id} is not running`);
+  const before = running.miners.size;
+  const clients: RawClient[] = [];
+  for (let i = 0; i < count; i++) clients.push(await RawClient.connect(listenPort));
+  await until(() => running.miners.size >= before + count);
+  return clients;
 }
 
 /** Polls a condition without asserting on time: the test runner's timeout is the only bound. */

@@ -2,6 +2,8 @@
  * A real stratum pool for tests and benchmarks, on 127.0.0.1 and an ephemeral port. It builds real
  * jobs, verifies every share by hashing it against the target the connection was given, rejects
  * stale (21), duplicate (22) and low-difficulty (23) shares, and records accepted work per worker.
+ * Shares are hashed by share-check.ts (@noble/hashes), never by the engine's own pow.ts, so a proxy
+ * that builds the coinbase or header wrongly sees its shares rejected here.
  */
 import { randomBytes } from "node:crypto";
 import type { Socket, TCPSocketListener } from "bun";
@@ -12,7 +14,6 @@ import {
   parseSubmit,
 } from "../../../appliance/engine/stratum/bitcoin/messages.ts";
 import { Method } from "../../../appliance/engine/stratum/bitcoin/methods.ts";
-import { checkShare, rollVersion } from "../../../appliance/engine/stratum/bitcoin/pow.ts";
 import { LineSplitter, lineSink } from "../../../appliance/engine/stratum/line-codec.ts";
 import {
   errorLine,
@@ -20,6 +21,7 @@ import {
   requestLine,
   resultLine,
 } from "../../../appliance/engine/stratum/message.ts";
+import { algorithmFor, rolledVersion, type ShareAlgorithm, verifyShare } from "./share-check.ts";
 import { buildJob, type TestJob } from "./test-job.ts";
 
 export interface TestPoolOptions {
@@ -37,6 +39,17 @@ export interface TestPoolOptions {
   trustShares?: boolean;
   /** a new (not clean) job this often, as real pools do when transactions change; 0 = never */
   jobIntervalMs?: number;
+  /** called for every accepted share, e.g. to see which extranonce2 bytes a proxy sent up */
+  onAccepted?: (share: AcceptedShare) => void;
+}
+
+export interface AcceptedShare {
+  worker: string;
+  jobId: string;
+  /** the connection's extranonce1 and the share's extranonce2, hex */
+  extranonce1: string;
+  extranonce2: string;
+  difficulty: number;
 }
 
 export interface WorkerRecord {
@@ -66,6 +79,8 @@ export class TestPool {
   /** the agent of every mining.subscribe received */
   readonly agents: string[] = [];
   accepted = 0;
+  /** shares whose hash this pool computed and found above the target (also counted in rejects[23]) */
+  lowDifficultyRejects = 0;
   connectionsOpened = 0;
   private readonly conns = new Map<Socket<PoolConn>, PoolConn>();
   private readonly jobs = new Map<string, TestJob>();
@@ -80,12 +95,14 @@ export class TestPool {
   /** while true the pool keeps connections but sends no jobs (a stuck pool) */
   jobsPaused = false;
   readonly category: "sha256" | "scrypt";
+  private readonly algorithm: ShareAlgorithm;
   readonly en1Size: number;
   readonly en2Size: number;
   readonly versionRolling: boolean;
 
   constructor(private readonly opts: TestPoolOptions = {}) {
     this.category = opts.category ?? "sha256";
+    this.algorithm = algorithmFor(this.category);
     this.en1Size = opts.extranonce1Size ?? 4;
     this.en2Size = opts.extranonce2Size ?? 4;
     this.versionRolling = opts.versionRolling ?? true;
@@ -336,7 +353,7 @@ export class TestPool {
     const key = `${c.extranonce1}:${sub.jobId}:${sub.extranonce2}:${sub.ntime}:${sub.nonce}:${sub.versionBits}`;
     if (this.seen.has(key)) return this.reject(ErrorCode.DUPLICATE);
     if (!this.opts.trustShares) {
-      const check = checkShare(
+      const verdict = verifyShare(
         {
           coinb1: job.coinb1,
           extranonce1: c.extranonce1,
@@ -344,15 +361,18 @@ export class TestPool {
           coinb2: job.coinb2,
           merkleBranch: job.merkleBranch,
           prevHash: job.prevHash,
-          version: rollVersion(job.version, sub.versionBits, c.versionMask),
+          version: rolledVersion(job.version, sub.versionBits, c.versionMask),
           nbits: job.nbits,
           ntime: sub.ntime,
           nonce: sub.nonce,
         },
         difficulty,
-        this.category,
+        this.algorithm,
       );
-      if (!check.meetsTarget) return this.reject(ErrorCode.LOW_DIFFICULTY);
+      if (!verdict.meetsTarget) {
+        this.lowDifficultyRejects++;
+        return this.reject(ErrorCode.LOW_DIFFICULTY);
+      }
     }
     this.seen.add(key);
     this.accepted++;
@@ -360,6 +380,13 @@ export class TestPool {
     rec.shares++;
     rec.work += difficulty;
     this.workers.set(sub.worker, rec);
+    this.opts.onAccepted?.({
+      worker: sub.worker,
+      jobId: sub.jobId,
+      extranonce1: c.extranonce1,
+      extranonce2: sub.extranonce2,
+      difficulty,
+    });
     return true;
   }
 
