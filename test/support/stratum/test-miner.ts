@@ -1,7 +1,8 @@
 /**
  * A miner that really hashes (sha256d or scrypt) at the low difficulty a test pool hands out, with or
  * without mining.extranonce.subscribe and version rolling. It stops by itself after `maxShares`
- * answered shares or `maxMs`, whichever comes first.
+ * answered shares or `maxMs`, whichever comes first. It hashes with share-check.ts (@noble/hashes),
+ * not with the engine's pow.ts, and can also send hashes that miss the target on purpose.
  */
 import type { Socket } from "bun";
 import { StratumError } from "../../../appliance/engine/stratum/bitcoin/errors.ts";
@@ -14,15 +15,16 @@ import {
   parseVersionMask,
 } from "../../../appliance/engine/stratum/bitcoin/messages.ts";
 import { Method } from "../../../appliance/engine/stratum/bitcoin/methods.ts";
-import {
-  algorithmOf,
-  headerHash,
-  merkleRoot,
-  rollVersion,
-} from "../../../appliance/engine/stratum/bitcoin/pow.ts";
-import { targetForDifficulty } from "../../../appliance/engine/stratum/bitcoin/target.ts";
 import { LineSplitter, lineSink } from "../../../appliance/engine/stratum/line-codec.ts";
 import { parseMessage, requestLine } from "../../../appliance/engine/stratum/message.ts";
+import {
+  algorithmFor,
+  headerOf,
+  NonceScanner,
+  rolledVersion,
+  type ShareAlgorithm,
+  targetFor,
+} from "./share-check.ts";
 
 export interface TestMinerOptions {
   host?: string;
@@ -38,10 +40,22 @@ export interface TestMinerOptions {
   maxMs?: number;
   /** hashes between yields to the event loop */
   batch?: number;
+  /**
+   * Hash no faster than this (a real device's fixed hashrate), so that its share rate falls as the
+   * difficulty rises; unset: as fast as the CPU allows.
+   */
+  hashesPerSecond?: number;
+  /**
+   * Also submit this many hashes that miss the target (one after each real share), which an honest
+   * pool must reject as low difficulty (23). They count towards `maxShares` like any other share.
+   */
+  lowDifficultyShares?: number;
 }
 
 export interface MinerReport {
   submitted: number;
+  /** of `submitted`, the hashes sent although they miss the target (lowDifficultyShares) */
+  lowDifficultySubmitted: number;
   accepted: number;
   rejected: Map<number, number>;
   /** difficulty-weighted accepted work */
@@ -65,8 +79,9 @@ interface Work {
   extranonce1: string;
   en2: number;
   nonce: number;
-  prefix: Buffer | null;
-  version: string;
+  /** the header for the current extranonce2 and version bits; null: build it before hashing */
+  scanner: NonceScanner | null;
+  versionBits: string | null;
 }
 
 const SUBSCRIBE_ID = 2;
@@ -76,6 +91,7 @@ const CONFIGURE_ID = 1;
 export class TestMiner {
   readonly report: MinerReport = {
     submitted: 0,
+    lowDifficultySubmitted: 0,
     accepted: 0,
     rejected: new Map(),
     acceptedWork: 0,
@@ -100,11 +116,13 @@ export class TestMiner {
   private draining = false;
   private resolveDone: (r: MinerReport) => void = () => {};
   readonly done: Promise<MinerReport>;
-  private readonly category: "sha256" | "scrypt";
+  private readonly algorithm: ShareAlgorithm;
   private rollCounter = 0;
+  /** a real share went out since the last deliberate miss */
+  private owesMiss = false;
 
   constructor(private readonly opts: TestMinerOptions) {
-    this.category = opts.category ?? "sha256";
+    this.algorithm = algorithmFor(opts.category ?? "sha256");
     this.done = new Promise((r) => {
       this.resolveDone = r;
     });
@@ -260,12 +278,12 @@ export class TestMiner {
         this.work = {
           job,
           difficulty: this.difficulty,
-          target: targetForDifficulty(this.difficulty, this.category),
+          target: targetFor(this.difficulty, this.algorithm),
           extranonce1: this.report.extranonce1,
           en2: 0,
           nonce: 0,
-          prefix: null,
-          version: job.version,
+          scanner: null,
+          versionBits: null,
         };
         if (wasIdle) setTimeout(() => this.mine(), 0);
         return;
@@ -276,75 +294,100 @@ export class TestMiner {
     }
   }
 
-  private prefix(w: Work, versionBits: string | null): Buffer {
-    const en2 = w.en2
+  private extranonce2(w: Work): string {
+    const size = this.report.extranonce2Size;
+    return w.en2
       .toString(16)
-      .padStart(this.report.extranonce2Size * 2, "0")
-      .slice(-this.report.extranonce2Size * 2);
-    const coinbase = Buffer.from(w.job.coinb1 + w.extranonce1 + en2 + w.job.coinb2, "hex");
-    const root = merkleRoot(coinbase, w.job.merkleBranch);
-    const version = rollVersion(w.job.version, versionBits, this.report.versionMask);
-    const prev = Buffer.from(w.job.prevHash, "hex");
-    for (let i = 0; i < 32; i += 4) prev.subarray(i, i + 4).reverse();
-    return Buffer.concat([
-      Buffer.from(version, "hex").reverse(),
-      prev,
-      root,
-      Buffer.from(w.job.ntime, "hex").reverse(),
-      Buffer.from(w.job.nbits, "hex").reverse(),
-    ]);
+      .padStart(size * 2, "0")
+      .slice(-size * 2);
+  }
+
+  private versionBits(): string | null {
+    if (!this.opts.versionRolling || this.report.versionMask === 0) return null;
+    return (((this.rollCounter & 0xff) << 13) & this.report.versionMask).toString(16).padStart(8, "0");
+  }
+
+  private scanner(w: Work): NonceScanner {
+    w.versionBits = this.versionBits();
+    const header = headerOf({
+      coinb1: w.job.coinb1,
+      extranonce1: w.extranonce1,
+      extranonce2: this.extranonce2(w),
+      coinb2: w.job.coinb2,
+      merkleBranch: w.job.merkleBranch,
+      prevHash: w.job.prevHash,
+      version: rolledVersion(w.job.version, w.versionBits, this.report.versionMask),
+      nbits: w.job.nbits,
+      ntime: w.job.ntime,
+      nonce: "00000000",
+    });
+    return new NonceScanner(header, this.algorithm, w.target);
+  }
+
+  private submitShare(w: Work): void {
+    const id = this.nextId++;
+    this.pending.set(id, w.difficulty);
+    this.report.submitted++;
+    const params: unknown[] = [
+      this.opts.user,
+      w.job.jobId,
+      this.extranonce2(w),
+      w.job.ntime,
+      w.nonce.toString(16).padStart(8, "0"),
+    ];
+    if (w.versionBits !== null) params.push(w.versionBits);
+    this.send(id, Method.SUBMIT, params);
+  }
+
+  private hashed = 0;
+  private pacedSince = 0;
+
+  /** Hashes allowed now by `hashesPerSecond`, or the delay in ms until one is (negative). */
+  private allowance(): number {
+    const hps = this.opts.hashesPerSecond;
+    const batch = this.opts.batch ?? 256;
+    if (hps === undefined) return batch;
+    const now = performance.now();
+    if (this.pacedSince === 0) this.pacedSince = now;
+    const allowed = Math.floor((hps * (now - this.pacedSince)) / 1000) - this.hashed;
+    if (allowed > 0) return Math.min(batch, allowed);
+    return -Math.max(1, Math.ceil(((1 - allowed) * 1000) / hps));
   }
 
   private mine(): void {
     if (this.stopped || this.draining) return;
     const w = this.work;
     if (w === null) return;
-    const batch = this.opts.batch ?? 256;
-    const algo = algorithmOf(this.category);
-    const header = Buffer.alloc(80);
+    const batch = this.allowance();
+    if (batch < 0) {
+      setTimeout(() => this.mine(), -batch);
+      return;
+    }
+    this.hashed += batch;
+    const misses = this.opts.lowDifficultyShares ?? 0;
     for (let i = 0; i < batch && this.work === w; i++) {
-      let versionBits: string | null = null;
-      if (this.opts.versionRolling && this.report.versionMask !== 0) {
-        versionBits = (((this.rollCounter & 0xff) << 13) & this.report.versionMask)
-          .toString(16)
-          .padStart(8, "0");
-      }
-      if (w.prefix === null) {
-        w.prefix = this.prefix(w, versionBits);
-        w.version = versionBits ?? "";
-      }
-      w.prefix.copy(header, 0);
-      header.writeUInt32LE(w.nonce, 76);
       if (this.opts.maxShares !== undefined && this.report.submitted >= this.opts.maxShares) return;
-      if (headerHash(header, algo) <= w.target) {
-        const id = this.nextId++;
-        this.pending.set(id, w.difficulty);
-        this.report.submitted++;
-        const en2 = w.en2
-          .toString(16)
-          .padStart(this.report.extranonce2Size * 2, "0")
-          .slice(-this.report.extranonce2Size * 2);
-        const params: unknown[] = [
-          this.opts.user,
-          w.job.jobId,
-          en2,
-          w.job.ntime,
-          w.nonce.toString(16).padStart(8, "0"),
-        ];
-        if (versionBits !== null) params.push(versionBits);
-        this.send(id, Method.SUBMIT, params);
+      w.scanner ??= this.scanner(w);
+      if (w.scanner.meets(w.nonce)) {
+        this.submitShare(w);
         // Move to a fresh extranonce2 after each share so that shares stay unique per job.
         w.en2++;
         w.nonce = 0;
-        w.prefix = null;
+        w.scanner = null;
         this.rollCounter++;
+        this.owesMiss = true;
         continue;
+      }
+      if (this.owesMiss && this.report.lowDifficultySubmitted < misses) {
+        this.owesMiss = false;
+        this.report.lowDifficultySubmitted++;
+        this.submitShare(w);
       }
       w.nonce++;
       if (w.nonce > 0xffff) {
         w.nonce = 0;
         w.en2++;
-        w.prefix = null;
+        w.scanner = null;
       }
     }
     setImmediate(() => this.mine());
