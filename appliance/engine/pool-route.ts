@@ -8,8 +8,9 @@ import type { LogLevel } from "../domain/engine.ts";
 import { type Endpoint, endpointText } from "./transport/endpoint.ts";
 import { Upstream, type UpstreamOptions } from "./upstream.ts";
 
+/** Two addresses are the same pool; two absent ones (no standby configured) are the same too. */
 const same = (a: Endpoint | null, b: Endpoint | null): boolean =>
-  a !== null && b !== null && a.host === b.host && a.port === b.port && a.tls === b.tls;
+  a === b || (a !== null && b !== null && a.host === b.host && a.port === b.port && a.tls === b.tls);
 
 export class PoolRoute {
   onStandby = false;
