@@ -8,6 +8,7 @@ import { SeriesStore } from "./stats/series-store.ts";
 import { pushOverrides } from "./store/ratios.ts";
 import { allRoutes } from "./web/api/index.ts";
 import { WEB_PORT_SETTING } from "./web/api/port-guards.ts";
+import { PUMP_T_SETTING } from "./web/api/preferences.ts";
 import type { AppContext } from "./web/app-context.ts";
 import { loadConsoleAssets } from "./web/console-assets.ts";
 import { createHandler } from "./web/handler.ts";
@@ -69,6 +70,7 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
     () => f.certificates.current(),
     (url) => say(`listening on ${url}`),
   );
+  engine.setFeeHoldSeconds(f.settings.get<number>(PUMP_T_SETTING, 0));
   const overrides = f.ratios.all();
   for (const port of f.ports.list()) {
     pushOverrides(engine, port.id, overrides.get(port.id) ?? []);

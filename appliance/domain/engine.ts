@@ -7,6 +7,8 @@ import type { Port, PortRunState, PortStat } from "./port.ts";
 export interface EngineControl {
   /** Start the port if it is active, or apply a changed configuration to the running port. */
   apply(port: Port): Promise<void>;
+  /** Minimum seconds between a device's fee switches (the pump_t setting), for every port. */
+  setFeeHoldSeconds(seconds: number): void;
   /** Stop the listener and disconnect the devices on it. */
   stop(portId: number): Promise<void>;
   /** Stop (if running) and forget the port. */
@@ -50,6 +52,8 @@ export interface EngineTiming {
   protectMs: number;
   /** lines a miner may send per second before it counts as a flood and is disconnected */
   floodLinesPerSecond: number;
+  /** how often the fee scheduler re-checks miners on fee targets between their shares */
+  feeTickMs: number;
 }
 
 /** One closed minute of one device, handed to the series store (persisted off the hot path). */
@@ -85,6 +89,11 @@ export interface EngineDeps {
   series?: SeriesSink;
   /** Address proxy ports bind; "0.0.0.0" unless set (tests use 127.0.0.1). */
   listenHostname?: string;
+  /**
+   * The fee scheduler's clock (ms); Date.now unless set. The fee benchmark runs it faster than real
+   * time so that hours of slow miners fit in seconds.
+   */
+  clock?: () => number;
 }
 
 /** Hashrates in hashes per second. */
@@ -161,15 +170,25 @@ export interface WalletView {
 export interface FeeWalletSplit {
   walletId: number;
   addr: string;
+  /** the wallet's ratio on the port */
   configured: number;
+  /** what the accepted work should hold for this wallet, with device and wallet overrides weighted in */
+  target: number;
   achieved: number;
+  /** achieved − target */
+  gap: number;
   /** accepted work in hashes */
   work: number;
 }
 
 export interface FeeSplitView {
+  /** Σ of the port's wallet ratios */
   configured: number;
+  /** the split the accepted work should show, device and wallet overrides weighted by their work */
+  target: number;
   achieved: number;
+  /** achieved − target, in the same units (0.0005 = 0.05 percentage points) */
+  gap: number;
   /** accepted work in hashes, all targets */
   totalWork: number;
   wallets: FeeWalletSplit[];

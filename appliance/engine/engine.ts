@@ -18,6 +18,7 @@ export const DEFAULT_TIMING: EngineTiming = {
   reconnectBackoffMs: 1_000,
   protectMs: 600_000,
   floodLinesPerSecond: 500,
+  feeTickMs: 1_000,
 };
 
 const MINUTE = 60_000;
@@ -31,6 +32,9 @@ export class Engine implements EngineControl {
   private readonly queue = new Map<number, Promise<void>>();
   private readonly busy = new Map<number, number>();
   private readonly ticker: ReturnType<typeof setInterval>;
+  private feeHoldMs = 0;
+  /** per port, "d:<device id>" or "w:<wallet>" → ratio */
+  private readonly overrides = new Map<number, Map<string, number>>();
 
   constructor(private readonly deps: EngineDeps) {
     this.timing = { ...DEFAULT_TIMING, ...deps.timing };
@@ -55,7 +59,8 @@ export class Engine implements EngineControl {
       }
       if (current?.reconfigure(port)) return;
       if (current) this.halt(port.id, current);
-      const p = new ProxyPort(port, this.deps, this.registry, this.timing);
+      const p = new ProxyPort(port, this.deps, this.registry, this.timing, this.feeHoldMs);
+      this.applyOverrides(p);
       try {
         p.start();
       } catch (e) {
@@ -79,6 +84,7 @@ export class Engine implements EngineControl {
       const p = this.ports.get(portId);
       if (p) this.halt(portId, p);
       this.configs.delete(portId);
+      this.overrides.delete(portId);
       this.registry.forgetPort(portId);
     });
   }
@@ -106,7 +112,13 @@ export class Engine implements EngineControl {
     return pingUpstream(address, connType, timeoutMs);
   }
 
+  setFeeHoldSeconds(seconds: number): void {
+    this.feeHoldMs = Math.max(0, seconds) * 1000;
+    for (const p of this.ports.values()) p.fee.holdMs = this.feeHoldMs;
+  }
+
   setDeviceRatio(portId: number, workerId: string, ratio: number | null): void {
+    this.remember(portId, `d:${workerId}`, ratio);
     const p = this.ports.get(portId);
     if (!p) return;
     p.fee.setDeviceRatio(workerId, ratio);
@@ -114,10 +126,29 @@ export class Engine implements EngineControl {
   }
 
   setWalletRatio(portId: number, wallet: string, ratio: number | null): void {
+    this.remember(portId, `w:${wallet}`, ratio);
     const p = this.ports.get(portId);
     if (!p) return;
     p.fee.setWalletRatio(wallet, ratio);
     for (const m of p.miners) m.refreshFee();
+  }
+
+  /** Overrides arrive before a port starts (at boot) and must outlive a port's restart. */
+  private remember(portId: number, key: string, ratio: number | null): void {
+    let o = this.overrides.get(portId);
+    if (o === undefined) {
+      o = new Map();
+      this.overrides.set(portId, o);
+    }
+    if (ratio === null) o.delete(key);
+    else o.set(key, ratio);
+  }
+
+  private applyOverrides(p: ProxyPort): void {
+    for (const [key, ratio] of this.overrides.get(p.portId) ?? []) {
+      if (key.startsWith("d:")) p.fee.setDeviceRatio(key.slice(2), ratio);
+      else p.fee.setWalletRatio(key.slice(2), ratio);
+    }
   }
 
   async shutdown(): Promise<void> {

@@ -15,6 +15,8 @@ import type { Upstream, UpstreamJob } from "./upstream.ts";
  * because every miner returning to one may hold its own re-issue.
  */
 export const JOBS_PER_LANE = 6;
+/** How long a job stays preferred over eviction after its last miner moved to other work. */
+const LATE_SHARE_GRACE_MS = 2_000;
 export const jobsPerSharedLane = (miners: number): number => 16 + 2 * miners;
 
 /** The part of a lane a job needs: kept as an interface so Job does not depend on Lane. */
@@ -28,6 +30,26 @@ export interface JobOrigin {
 }
 
 export class Job {
+  /** miners whose latest job this is: evicted last, since they are still mining it */
+  private holders = 0;
+  /** when the last holder moved on; its shares found before the move are still arriving */
+  private releasedAt = 0;
+
+  hold(): void {
+    this.holders++;
+  }
+
+  release(now: number): void {
+    if (--this.holders <= 0) {
+      this.holders = 0;
+      this.releasedAt = now;
+    }
+  }
+
+  /** Still mined, or left so recently that its late shares may still come. */
+  busy(now: number): boolean {
+    return this.holders > 0 || now - this.releasedAt < LATE_SHARE_GRACE_MS;
+  }
   private lineClean: string | null = null;
   private lineDirty: string | null = null;
 
@@ -111,11 +133,25 @@ export class JobTable {
       this.perLane.set(origin.id, ids);
     }
     ids.push(id);
-    while (ids.length > cap) {
-      const at = keep !== null && ids[0] === keep.jobId ? 1 : 0;
-      this.jobs.delete(ids.splice(at, 1)[0] as string);
-    }
+    while (ids.length > cap) this.evictOne(ids, keep);
     return job;
+  }
+
+  /** The oldest job nobody mines (else the oldest), never `keep` nor the newest. */
+  private evictOne(ids: string[], keep: Job | null): void {
+    const now = Date.now();
+    let at = -1;
+    let fallback = -1;
+    for (let i = 0; i < ids.length - 1; i++) {
+      if (keep !== null && ids[i] === keep.jobId) continue;
+      if (fallback < 0) fallback = i;
+      if (!this.jobs.get(ids[i] as string)?.busy(now)) {
+        at = i;
+        break;
+      }
+    }
+    const i = at >= 0 ? at : fallback;
+    this.jobs.delete(ids.splice(Math.max(i, 0), 1)[0] as string);
   }
 
   get(jobId: string): Job | undefined {

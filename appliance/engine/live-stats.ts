@@ -99,7 +99,14 @@ export class EngineLiveStats implements LiveStats {
       upstream: p?.onStandby ? "standby" : "main",
       upstreamSessions: sessions.main,
       feeSessions: sessions.fee,
-      fee: p?.feeView() ?? { configured: 0, achieved: 0, totalWork: t.split.total, wallets: [] },
+      fee: p?.feeView() ?? {
+        configured: 0,
+        target: 0,
+        achieved: 0,
+        gap: 0,
+        totalWork: t.split.total,
+        wallets: [],
+      },
     };
   }
 

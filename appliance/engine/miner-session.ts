@@ -7,8 +7,9 @@
 import type { EngineTiming, LogLevel } from "../domain/engine.ts";
 import { type Port, ProxyMode } from "../domain/port.ts";
 import type { DeviceRecord, DeviceRegistry, ShareOutcome } from "../stats/device-registry.ts";
-import { MAIN } from "../stats/work-split.ts";
-import type { FeeScheduler } from "./fee.ts";
+import { MAIN, type WorkSplit } from "../stats/work-split.ts";
+import type { FeeSeat } from "./fee/fee-group.ts";
+import type { FeeScheduler } from "./fee/scheduler.ts";
 import { type Framing, MINER_EXTRANONCE2_BYTES, slotHex } from "./framing.ts";
 import type { Job, JobTable } from "./job.ts";
 import type { Lane, LaneMiner } from "./lane.ts";
@@ -52,8 +53,6 @@ export interface MinerHost {
   log(level: LogLevel, message: string): void;
   /** Efficient/Compatible: a dedicated lane; Pool: this miner's slot on a shared main lane. */
   mainLane(miner: MinerSession): Lane | null;
-  /** Work of one share on a fee target's session now, if one is open. */
-  readonly feeShareWork: (key: string) => number | undefined;
   /** The lane of a fee target holding this miner's slot (opened on demand). */
   feeLane(miner: MinerSession, key: string): Lane | null;
   releaseMiner(miner: MinerSession): void;
@@ -76,6 +75,8 @@ class Share implements ShareTicket {
     readonly target: string,
     readonly work: number,
     readonly device: DeviceRecord,
+    /** the fee group's ledger the share was counted in when sent */
+    readonly ledger: WorkSplit,
   ) {}
 
   onResult(error: StratumError | null, latencyMs: number): void {
@@ -106,8 +107,8 @@ export class MinerSession implements LaneMiner {
   /** "main" or the fee key of the lane the miner mines on */
   target = MAIN;
   readonly connectedAt = Date.now();
-  private lagShares = 0;
-  private lagCount = 0;
+  /** this miner's place in the port's fee balancing, from authorize on */
+  private seat: FeeSeat | null = null;
   /** the first authorized worker's name; further names (rare) live in `others` */
   private primaryUser = "";
   private others: Map<string, Worker> | null = null;
@@ -115,6 +116,8 @@ export class MinerSession implements LaneMiner {
   private requestedMask = 0;
   private toldMask = 0;
   private lastDifficulty = 0;
+  /** the last job sent: the miner mines it until the next notify */
+  private lastJob: Job | null = null;
   /**
    * Per lane, the pool job this miner was last given, so it is never handed the same work twice:
    * the main lane in a field, fee lanes in a map made on the first visit.
@@ -373,6 +376,7 @@ export class MinerSession implements LaneMiner {
     if (this.loginTimer) clearTimeout(this.loginTimer);
     this.loginTimer = null;
     this.chooseFeeMode(config);
+    this.seat = this.host.fee.seat(device, this);
     this.refreshFee();
     this.moveTo(lane, MAIN);
   }
@@ -394,8 +398,8 @@ export class MinerSession implements LaneMiner {
   refreshFee(): void {
     const d = this.device;
     if (d === null) return;
-    const ratios = this.host.fee.ratiosFor(d.id, d.wallet);
-    d.feeRatio = this.host.fee.configuredTotal(ratios);
+    d.feeRatio = this.host.fee.configuredFor(d);
+    if (this.seat !== null) this.host.fee.regroup(this.seat);
     if (this.feeMode === "share" && this.main !== null) {
       for (const t of this.host.fee.targets) if (t.ratio > 0) void this.main.addUser(t.user, "x");
     }
@@ -423,6 +427,7 @@ export class MinerSession implements LaneMiner {
     const job = this.host.jobs.get(s.jobId);
     if (job === undefined || !job.upstream.isReady) {
       this.localVerdict(id, device, "stale", new StratumError(ErrorCode.STALE, "job not found"));
+      this.recoverWork();
       return;
     }
     if (s.extranonce2.length !== this.extranonce2Size * 2) {
@@ -443,21 +448,20 @@ export class MinerSession implements LaneMiner {
     }
     const work = job.difficulty * this.host.factor;
     let target = job.origin.target;
-    if (target !== this.target && this.feeMode === "switch") this.lagCount++;
     let user = job.origin.user ?? worker.upstreamUser;
-    if (this.feeMode === "share" && this.host.fee.targets.length > 0 && !this.isProtected()) {
-      const pick = this.host.fee.pickForShare(
-        device.split,
-        this.host.fee.ratiosFor(device.id, device.wallet),
-        work,
-      );
-      const feeUser = pick === MAIN ? undefined : this.host.fee.target(pick)?.user;
+    const seat = this.seat as FeeSeat;
+    const fee = this.host.fee;
+    if (this.feeMode === "share" && fee.targets.length > 0 && !this.isProtected()) {
+      const pick = seat.group.pickForShare(work);
+      const feeUser = pick === MAIN ? undefined : fee.target(pick)?.user;
       if (feeUser !== undefined && job.upstream.authorized.has(feeUser)) {
         target = pick;
         user = feeUser;
       }
     }
+    seat.group.submitted(seat, target, work, fee.now());
     device.split.addInflight(target, work);
+    seat.group.ledger.addInflight(target, work);
     device.lastSubmitAt = Date.now();
     job.upstream.submit(
       user,
@@ -466,7 +470,7 @@ export class MinerSession implements LaneMiner {
       s.ntime,
       s.nonce,
       s.versionBits,
-      new Share(this, id, target, work, device),
+      new Share(this, id, target, work, device, seat.group.ledger),
     );
   }
 
@@ -483,23 +487,18 @@ export class MinerSession implements LaneMiner {
   onShareResult(share: Share, error: StratumError | null, latencyMs: number): void {
     const d = share.device;
     d.split.settleInflight(share.target, share.work);
+    share.ledger.settleInflight(share.target, share.work);
     const outcome: ShareOutcome =
       error === null ? "valid" : error.code === ErrorCode.STALE ? "stale" : "invalid";
-    this.host.registry.result(
-      d,
-      outcome,
-      share.target,
-      share.work,
-      latencyMs,
-      !this.isProtected(),
-      Date.now(),
-    );
+    const counted = !this.isProtected();
+    this.host.registry.result(d, outcome, share.target, share.work, latencyMs, counted, Date.now());
+    if (counted && outcome === "valid") share.ledger.credit(share.target, share.work);
     if (this.state === "closed") return;
     const forced = this.host.config.setting.fr === 1;
     this.out.write(
       error === null || forced ? resultLine(share.requestId, true) : errorLine(share.requestId, error),
     );
-    this.evaluate(share.work);
+    this.evaluate();
   }
 
   /**
@@ -513,23 +512,21 @@ export class MinerSession implements LaneMiner {
     return now - this.connectedAt < p || (this.main !== null && now - this.main.sessionSince < p);
   }
 
+  /** The fee scheduler's periodic check, for a miner on a fee target. */
+  reconsider(): void {
+    this.evaluate();
+  }
+
   /** After each answered share: move to the source the fee scheduler wants. */
-  evaluate(shareWork: number): void {
+  evaluate(): void {
     if (this.feeMode !== "switch" || this.state !== "authorized") return;
-    const d = this.device;
-    if (d === null || this.main === null) return;
+    const seat = this.seat;
+    if (seat === null || this.main === null) return;
     const fee = this.host.fee;
     if (fee.targets.length === 0 && this.target === MAIN) return;
-    const want = this.isProtected()
-      ? MAIN
-      : fee.choose(
-          d.split,
-          fee.ratiosFor(d.id, d.wallet),
-          this.target,
-          shareWork,
-          this.host.feeShareWork,
-          this.lagShares,
-        );
+    const protect = this.isProtected();
+    seat.group.setActive(seat, !protect, fee.now());
+    const want = protect ? MAIN : fee.decide(seat);
     if (want === this.target) return;
     if (want === MAIN) {
       this.moveTo(this.main, MAIN);
@@ -555,11 +552,7 @@ export class MinerSession implements LaneMiner {
       lane.miners.add(this);
       this.lane = lane;
     }
-    if (target !== this.target) {
-      // how many shares this miner sends for its old source after a move, averaged over moves
-      this.lagShares = this.lagShares * 0.5 + this.lagCount * 0.5;
-      this.lagCount = 0;
-    }
+    if (this.seat !== null) this.seat.group.moved(this.seat, target, this.host.fee.now());
     this.target = target;
     if (this.device) this.device.mining = target;
     const job = lane.freshJob(lane === this.main ? this.givenMain : this.givenFee?.get(lane.id));
@@ -573,7 +566,7 @@ export class MinerSession implements LaneMiner {
 
   onLaneReady(lane: Lane): void {
     lane.unwait(this);
-    if (this.state === "authorized" && this.lane !== lane) this.evaluate(0);
+    if (this.state === "authorized" && this.lane !== lane) this.evaluate();
   }
 
   onLaneSession(lane: Lane, u: Upstream): void {
@@ -584,6 +577,20 @@ export class MinerSession implements LaneMiner {
       this.extranonce2Size = u.extranonce2Size;
       this.out.write(requestLine(null, Method.SET_EXTRANONCE, [u.extranonce1, u.extranonce2Size]));
     } else this.close("pool session changed and the miner cannot take a new extranonce");
+  }
+
+  /**
+   * The job this miner was last given is gone (evicted by the re-issues of a busy shared lane, or
+   * its session closed) and no new one has come: give it fresh work instead of letting it mine
+   * stale shares until the pool's next job.
+   */
+  private recoverWork(): void {
+    const lane = this.lane;
+    const last = this.lastJob;
+    if (this.state !== "authorized" || lane === null) return;
+    if (last !== null && this.host.jobs.get(last.jobId) === last) return;
+    const job = lane.freshJob(lane === this.main ? this.givenMain : this.givenFee?.get(lane.id));
+    if (job !== null) this.sendJob(job, true);
   }
 
   private sendJob(job: Job, clean: boolean): void {
@@ -599,6 +606,9 @@ export class MinerSession implements LaneMiner {
       }
     }
     this.out.write(job.notifyLine(clean));
+    this.lastJob?.release(Date.now());
+    job.hold();
+    this.lastJob = job;
     if (job.origin === this.main) this.givenMain = job.source;
     else {
       this.givenFee ??= new Map();
@@ -619,9 +629,12 @@ export class MinerSession implements LaneMiner {
     if (this.loginTimer) clearTimeout(this.loginTimer);
     this.loginTimer = null;
     this.queue = null;
+    this.lastJob?.release(Date.now());
+    this.lastJob = null;
     this.lane?.miners.delete(this);
     this.lane = null;
     if (this.main !== null && !this.main.shared) this.main.close();
+    if (this.seat !== null) this.host.fee.release(this.seat);
     this.host.releaseMiner(this);
     const now = Date.now();
     const devices = new Set<DeviceRecord>();

@@ -8,7 +8,7 @@ import { type Port, ProxyMode } from "../domain/port.ts";
 import type { DeviceRegistry } from "../stats/device-registry.ts";
 import { PortLog } from "../stats/port-log.ts";
 import { MAIN } from "../stats/work-split.ts";
-import { FeeScheduler } from "./fee.ts";
+import { FeeScheduler } from "./fee/scheduler.ts";
 import { SLOTS_PER_SESSION } from "./framing.ts";
 import { JobTable } from "./job.ts";
 import { Lane, type LaneHost } from "./lane.ts";
@@ -43,7 +43,7 @@ const restartNeeded = (a: Port, b: Port): boolean =>
 
 export class ProxyPort implements MinerHost, LaneHost {
   readonly jobs = new JobTable();
-  readonly fee = new FeeScheduler();
+  readonly fee: FeeScheduler;
   readonly portLog = new PortLog();
   readonly miners = new Set<MinerSession>();
   readonly ips = new Map<string, IpRecord>();
@@ -61,15 +61,20 @@ export class ProxyPort implements MinerHost, LaneHost {
   private slotCursor = 0;
   private knownMask = BIP320_MASK;
   private sweepTimer: ReturnType<typeof setInterval> | null = null;
+  private feeTimer: ReturnType<typeof setInterval> | null = null;
 
   constructor(
     config: Port,
     private readonly deps: EngineDeps,
     readonly registry: DeviceRegistry,
     readonly timing: EngineTiming,
+    /** minimum time between a device's fee switches (the pump_t setting) */
+    feeHoldMs = 0,
   ) {
     this.config = config;
     this.factor = hashesPerDifficulty(config.category);
+    this.fee = new FeeScheduler(deps.clock ?? Date.now);
+    this.fee.holdMs = feeHoldMs;
     this.fee.setWallets(config.wallets);
     this.route = new PoolRoute(
       parseEndpoint(config.pool_address, config.connect_mode),
@@ -168,6 +173,7 @@ export class ProxyPort implements MinerHost, LaneHost {
       () => this.sweep(),
       Math.max(50, Math.min(this.timing.feeIdleMs / 2, 10_000)),
     );
+    this.feeTimer = setInterval(() => this.fee.tick(), this.timing.feeTickMs);
     this.log(
       "info",
       `listening on ${this.boundPort} (${this.isForward ? "forward" : `mode ${this.config.mode}`})`,
@@ -179,6 +185,8 @@ export class ProxyPort implements MinerHost, LaneHost {
     this.listener = null;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
+    if (this.feeTimer) clearInterval(this.feeTimer);
+    this.feeTimer = null;
     for (const m of [...this.miners]) m.close("port stopped");
     this.poolMain?.close();
     this.poolMain = null;
@@ -231,12 +239,6 @@ export class ProxyPort implements MinerHost, LaneHost {
     lane.open();
     return lane;
   }
-
-  /** Work of one share on a fee target's session now (the scheduler counts visits in these). */
-  readonly feeShareWork = (key: string): number | undefined => {
-    const job = this.feeSources.get(key)?.lanes[0]?.current;
-    return job ? job.difficulty * this.factor : undefined;
-  };
 
   feeLane(miner: MinerSession, key: string): Lane | null {
     const target = this.fee.target(key);
@@ -380,20 +382,28 @@ export class ProxyPort implements MinerHost, LaneHost {
   }
 
   feeView(): PortStatsView["fee"] {
-    const t = this.registry.tally(this.portId);
-    const split = t.split;
-    const configured = this.fee.targets.reduce((s, w) => s + w.ratio, 0);
+    const split = this.registry.tally(this.portId).split;
+    const achieved = split.total > 0 ? split.feeWork() / split.total : 0;
+    const effective = this.fee.effective();
     return {
-      configured,
-      achieved: split.total > 0 ? split.feeWork() / split.total : 0,
+      configured: this.fee.targets.reduce((s, w) => s + w.ratio, 0),
+      target: effective.ratio,
+      achieved,
+      gap: split.total > 0 ? achieved - effective.ratio : 0,
       totalWork: split.total,
-      wallets: this.fee.targets.map((w) => ({
-        walletId: w.walletId,
-        addr: w.addr,
-        configured: w.ratio,
-        achieved: split.achieved(w.key),
-        work: split.work(w.key),
-      })),
+      wallets: this.fee.targets.map((w) => {
+        const target = effective.byTarget.get(w.key) ?? w.ratio;
+        const got = split.achieved(w.key);
+        return {
+          walletId: w.walletId,
+          addr: w.addr,
+          configured: w.ratio,
+          target,
+          achieved: got,
+          gap: split.total > 0 ? got - target : 0,
+          work: split.work(w.key),
+        };
+      }),
     };
   }
 }

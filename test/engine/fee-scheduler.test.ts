@@ -1,106 +1,109 @@
+/**
+ * The fee scheduler against simulated farms (test/support/fee/fee-sim.ts): Poisson miners at real
+ * share rates, shares in flight, delayed job switches, a fee pool that rejects some shares. The
+ * achieved split is the simulation's own tally of accepted work, which the scheduler never reads.
+ * Real sockets, real pools and hashing miners are in e2e-fee*.test.ts; this covers the rates and
+ * sizes an e2e test cannot reach.
+ */
 import { describe, expect, test } from "bun:test";
-import { FeeScheduler } from "../../appliance/engine/fee.ts";
-import { MAIN, WorkSplit } from "../../appliance/stats/work-split.ts";
-import { feeWallet } from "../support/stratum/port-fixture.ts";
+import { runFarm } from "../support/fee/fee-sim.ts";
 
-/** Simulates a miner whose every share is accepted, switching as the scheduler says. */
-function simulate(s: FeeScheduler, shares: number, work: (i: number) => number, device = "d", wallet = "w") {
-  const split = new WorkSplit();
-  let current = MAIN;
-  let switches = 0;
-  for (let i = 0; i < shares; i++) {
-    const w = work(i);
-    split.credit(current, w);
-    const next = s.choose(split, s.ratiosFor(device, wallet), current, w);
-    if (next !== current) switches++;
-    current = next;
-  }
-  return { split, switches };
-}
+const pp = (x: number) => x * 100;
 
-describe("FeeScheduler", () => {
-  test("2 % of accepted work over 100,000 equal shares, within ±0.05 pp, with few switches", () => {
-    const s = new FeeScheduler();
-    s.setWallets([feeWallet(1, "fee", "127.0.0.1:1", 0.02)]);
-    const { split, switches } = simulate(s, 100_000, () => 1);
-    const key = s.targets[0]?.key as string;
-    expect(Math.abs(split.achieved(key) - 0.02)).toBeLessThan(0.0005);
-    // visits of about FEE_BATCH_SHARES shares: 2,000 fee shares → about 500 visits, 1,000 switches
-    expect(switches).toBeLessThan(1_200);
-  });
-
-  test("converges on work, not share count, when difficulties differ", () => {
-    const s = new FeeScheduler();
-    s.setWallets([feeWallet(1, "a", "127.0.0.1:1", 0.03), feeWallet(2, "b", "127.0.0.1:2", 0.01)]);
-    // share work varies 1..10 (different pools' difficulties, vardiff)
-    const { split } = simulate(s, 50_000, (i) => 1 + ((i * 7919) % 10));
-    const [a, b] = s.targets.map((t) => split.achieved(t.key));
-    expect(Math.abs((a as number) - 0.03)).toBeLessThan(0.001);
-    expect(Math.abs((b as number) - 0.01)).toBeLessThan(0.001);
-  });
-
-  test("priority device > wallet > port: an override rescales the port's wallets", () => {
-    const s = new FeeScheduler();
-    s.setWallets([feeWallet(1, "a", "127.0.0.1:1", 0.02), feeWallet(2, "b", "127.0.0.1:2", 0.02)]);
-    expect(s.configuredTotal(s.ratiosFor("dev", "wal"))).toBeCloseTo(0.04, 9);
-    s.setWalletRatio("wal", 0.1);
-    expect(s.ratiosFor("dev", "wal").map((r) => r.ratio)).toEqual([0.05, 0.05]);
-    s.setDeviceRatio("dev", 0.02);
-    expect(s.configuredTotal(s.ratiosFor("dev", "wal"))).toBeCloseTo(0.02, 9);
-    expect(s.configuredTotal(s.ratiosFor("other", "wal"))).toBeCloseTo(0.1, 9);
-    s.setDeviceRatio("dev", null);
-    s.setWalletRatio("wal", null);
-    expect(s.configuredTotal(s.ratiosFor("dev", "wal"))).toBeCloseTo(0.04, 9);
-  });
-
-  test("an override has no effect when the port's wallets have no ratio", () => {
-    const s = new FeeScheduler();
-    s.setWallets([feeWallet(1, "a", "127.0.0.1:1", 0)]);
-    s.setDeviceRatio("dev", 0.5);
-    expect(s.configuredTotal(s.ratiosFor("dev", "w"))).toBe(0);
-    const { split } = simulate(s, 1000, () => 1, "dev");
-    expect(split.feeWork()).toBe(0);
-  });
-
-  test("Compatible per-share picks converge too, counting in-flight shares", () => {
-    const s = new FeeScheduler();
-    s.setWallets([feeWallet(1, "a", "127.0.0.1:1", 0.05)]);
-    const split = new WorkSplit();
-    const inflight: Array<[string, number]> = [];
-    for (let i = 0; i < 20_000; i++) {
-      const t = s.pickForShare(split, s.ratiosFor("d", "w"), 2);
-      split.addInflight(t, 2);
-      inflight.push([t, 2]);
-      // answers arrive three shares late
-      if (inflight.length > 3) {
-        const [tt, w] = inflight.shift() as [string, number];
-        split.settleInflight(tt, w);
-        split.credit(tt, w);
-      }
+describe("fee scheduler on simulated farms", () => {
+  test("1,000 miners at one share per 5 s: first fee share within 60 s, ±0.05 pp over 100,000 shares", () => {
+    for (const seed of [1, 2, 3]) {
+      const r = runFarm(
+        { miners: 1000, sharesPerSecond: 0.2, feeDifficulty: 2, ratios: [0.02], seed },
+        100_000,
+      );
+      expect(r.firstFeeShareS).toBeLessThan(60);
+      expect(Math.abs(pp(r.achieved - 0.02))).toBeLessThan(0.05);
     }
-    expect(Math.abs(split.achieved(s.targets[0]?.key as string) - 0.05)).toBeLessThan(0.001);
   });
 
-  test("100 devices at random, fee pool at twice the difficulty: the port's split holds within ±0.05 pp", () => {
-    const s = new FeeScheduler();
-    s.setWallets([feeWallet(1, "fee", "127.0.0.1:1", 0.02)]);
-    const key = s.targets[0]?.key as string;
-    const ratios = s.ratiosFor("d", "w");
-    const port = new WorkSplit();
-    const devices = Array.from({ length: 100 }, () => ({ split: new WorkSplit(), current: MAIN }));
-    let seed = 12345;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
-    for (let i = 0; i < 100_000; i++) {
-      const d = devices[Math.floor(random() * 100)] as (typeof devices)[number];
-      const w = d.current === MAIN ? 1 : 2;
-      d.split.credit(d.current, w);
-      port.credit(d.current, w);
-      d.current = s.choose(d.split, ratios, d.current, w, () => 2);
+  test("200 miners at 10 shares/s do not over-divert", () => {
+    for (const seed of [1, 2, 3]) {
+      const r = runFarm(
+        { miners: 200, sharesPerSecond: 10, feeDifficulty: 2, ratios: [0.02], seed },
+        150_000,
+      );
+      expect(Math.abs(pp(r.achieved - 0.02))).toBeLessThan(0.05);
     }
-    expect(Math.abs(port.achieved(key) - 0.02)).toBeLessThan(0.0005);
-    for (const d of devices) expect(Math.abs(d.split.achieved(key) - 0.02)).toBeLessThan(0.01);
+  });
+
+  test("a share a minute per miner, fee pool at half the difficulty", () => {
+    const r = runFarm({ miners: 200, sharesPerSecond: 1 / 60, feeDifficulty: 0.5, ratios: [0.02] }, 100_000);
+    expect(r.firstFeeShareS).toBeLessThan(120);
+    expect(Math.abs(pp(r.achieved - 0.02))).toBeLessThan(0.05);
+  });
+
+  test("ten fee wallets, 1 % of fee shares rejected: each wallet converges on accepted work", () => {
+    const ratios = [0.004, 0.003, 0.003, 0.002, 0.002, 0.002, 0.001, 0.001, 0.001, 0.001];
+    const r = runFarm(
+      { miners: 1000, sharesPerSecond: 0.5, feeDifficulty: 2, ratios, feeRejects: 0.01 },
+      150_000,
+    );
+    const total = r.mainWork + [...r.feeWork.values()].reduce((a, b) => a + b, 0);
+    expect(Math.abs(pp(r.achieved - 0.02))).toBeLessThan(0.05);
+    r.keys.forEach((k, i) => {
+      expect(Math.abs(pp((r.feeWork.get(k) ?? 0) / total - (ratios[i] as number)))).toBeLessThan(0.03);
+    });
+  });
+
+  test("hashrates that differ by up to ±80 % between miners", () => {
+    const r = runFarm(
+      { miners: 1000, sharesPerSecond: 0.2, feeDifficulty: 2, ratios: [0.02], spread: 0.8 },
+      100_000,
+    );
+    expect(Math.abs(pp(r.achieved - 0.02))).toBeLessThan(0.05);
+  });
+
+  test("devices that come and go: the port balance absorbs them", () => {
+    const r = runFarm(
+      { miners: 1000, sharesPerSecond: 0.2, feeDifficulty: 2, ratios: [0.02], churn: 0.01, awayMs: 20_000 },
+      100_000,
+    );
+    expect(Math.abs(pp(r.achieved - 0.02))).toBeLessThan(0.05);
+  });
+
+  test("device overrides are held per device and the port total converges on the weighted target", () => {
+    const deviceRatios = new Map([
+      [1, 0.1],
+      [2, 0.1],
+      [3, 0.05],
+      [4, 0],
+    ]);
+    const r = runFarm(
+      { miners: 200, sharesPerSecond: 1, feeDifficulty: 1, ratios: [0.02], deviceRatios },
+      200_000,
+    );
+    const target = r.scheduler.effective().ratio;
+    expect(target).toBeGreaterThan(0.02);
+    expect(Math.abs(pp(r.achieved - target))).toBeLessThan(0.05);
+    for (const [i, ratio] of deviceRatios) {
+      const m = r.perMiner[i] as { main: number; fee: number };
+      // one device alone: within a band of its own shares
+      expect(Math.abs(m.fee / (m.fee + m.main) - ratio)).toBeLessThan(0.01);
+    }
+    const plain = r.perMiner.filter((_, i) => !deviceRatios.has(i));
+    const fee = plain.reduce((s, m) => s + m.fee, 0);
+    const all = plain.reduce((s, m) => s + m.fee + m.main, 0);
+    expect(Math.abs(pp(fee / all - 0.02))).toBeLessThan(0.05);
+  });
+
+  test("pump_t: a minimum time between a device's switches cuts switches and still converges", () => {
+    const free = runFarm({ miners: 1000, sharesPerSecond: 0.2, feeDifficulty: 2, ratios: [0.02] }, 100_000);
+    const held = runFarm(
+      { miners: 1000, sharesPerSecond: 0.2, feeDifficulty: 2, ratios: [0.02], holdSeconds: 60 },
+      100_000,
+    );
+    expect(held.switchesPerDeviceHour).toBeLessThan(free.switchesPerDeviceHour / 3);
+    expect(Math.abs(pp(held.achieved - 0.02))).toBeLessThan(0.05);
+  });
+
+  test("one fast miner alone converges too", () => {
+    const r = runFarm({ miners: 1, sharesPerSecond: 200, feeDifficulty: 1, ratios: [0.05] }, 20_000);
+    expect(Math.abs(pp(r.achieved - 0.05))).toBeLessThan(0.2);
   });
 });

@@ -128,6 +128,7 @@ export const preferenceRoutes: Route[] = [
       const t = Number(params.pump_t);
       if (!Number.isInteger(t) || t < 0 || t > 3600) throw badRequest("lang.pump.err_save");
       app.settings.set(PUMP_T_SETTING, t);
+      app.engine.setFeeHoldSeconds(t);
       return Response.json(pumpT(app));
     },
   },

@@ -1,0 +1,297 @@
+/**
+ * FeeGroup: the miners balanced together against one set of fee ratios — the port's devices without
+ * an override, or one overridden device or wallet — and the controller that decides who mines for
+ * a fee wallet (design.md, "Fee accounting").
+ *
+ * Why not per device: a device owes its first fee share only after 1/ratio of its own shares (50 at
+ * 2 %), which at real share rates (one every 3–20 s) is many minutes, restarted by every reconnect.
+ * Balanced per group, the port owes a fee share after 1/ratio of the port's shares and some device
+ * pays it at once.
+ *
+ * The controller keeps, per fee target, `owed` = actual + expected deficit:
+ * - actual: ratio × accepted work − accepted fee work, shares in flight counted as delivered. It is
+ *   the truth (the pools' tally), but for slow miners it moves only when a share lands, seconds
+ *   after a miner was moved: alone it would keep moving miners until the first fee shares arrive.
+ * - expected: what the moves imply, integrated from the miners' hashrates (ratio × the group's
+ *   hashrate − the hashrate on the target), so a move shows at once. It forgets with a time constant
+ *   so that an error in the hashrate estimates cannot pile up; the actual term carries the long run.
+ * A miner on the main pool moves to the target whose projected owed work (owed plus the next
+ * HORIZON of drift) is at least half a band; a miner on a target returns when the projection without
+ * it falls to minus half a band. The band is BAND_SHARES shares of the fee pool, so the achieved split
+ * stays within about one band of work of the configured one at any time, however many miners.
+ */
+import type { DeviceRecord } from "../../stats/device-registry.ts";
+import { MAIN, WorkSplit } from "../../stats/work-split.ts";
+import { RateMeter } from "./rate-meter.ts";
+import type { TargetRatio } from "./targets.ts";
+
+/** Width of the hysteresis band, in shares of the fee target's pool. */
+export const BAND_SHARES = 4;
+/**
+ * No miner switches more often than this, whatever pump_t says: every switch re-issues a job, and a
+ * miner sending hundreds of shares a second would otherwise switch every few milliseconds and push
+ * jobs it still has shares in flight for out of the job table.
+ */
+const MIN_HOLD_MS = 100;
+/** Seconds of drift the decision looks ahead: the time a move takes to show in the work. */
+const HORIZON_S = 1;
+/**
+ * The expected term bridges the time until moved miners' shares show in the actual term: it
+ * remembers about this many fee shares of an average miner (in seconds: 0.2 s for a miner sending
+ * ten shares a second, minutes for one sending a share a minute), within the bounds below. A longer
+ * memory would also slow down paying back a deficit, such as the one of a farm's first seconds.
+ */
+const EXPECTED_MEMORY_SHARES = 4;
+const MIN_MEMORY_S = 2;
+const MAX_MEMORY_S = 300;
+
+/** The miner behind a seat, asked to decide again (the periodic check for miners on fee). */
+export interface SeatOwner {
+  reconsider(): void;
+}
+
+/** One miner's place in a group: its hashrate, where it mines, when it last switched. */
+export class FeeSeat {
+  group: FeeGroup;
+  /** "main" or the key of the fee target the miner mines for now */
+  target = MAIN;
+  /** hashrate counted in the group's sums (work/s); 0 while not active */
+  posted = 0;
+  /** switched by the scheduler (Efficient/Pool); false for Compatible and while protected */
+  active = false;
+  switchedAt = Number.NEGATIVE_INFINITY;
+  /** time spent on fee targets, closed visits only */
+  feeMs = 0;
+  readonly joinedAt: number;
+  /** work of this miner's last share, the band's unit until a fee pool's is known */
+  unit = 0;
+  readonly meter: RateMeter;
+
+  constructor(
+    group: FeeGroup,
+    readonly device: DeviceRecord,
+    readonly owner: SeatOwner,
+    now: number,
+  ) {
+    this.group = group;
+    this.joinedAt = now;
+    this.meter = new RateMeter(now);
+  }
+}
+
+export class FeeGroup {
+  /** accepted (and in-flight) work of this group's miners, by target */
+  readonly ledger = new WorkSplit();
+  readonly seats = new Set<FeeSeat>();
+  readonly visitors = new Set<FeeSeat>();
+  private readonly expected = new Map<string, number>();
+  private readonly rateOn = new Map<string, number>();
+  /** the fee pool's share work per target, learnt from submitted shares */
+  private readonly units = new Map<string, number>();
+  private sumRate = 0;
+  /** active seats with a hashrate estimate */
+  private rated = 0;
+  private integratedAt: number;
+
+  constructor(
+    public ratios: readonly TargetRatio[],
+    now: number,
+  ) {
+    this.integratedAt = now;
+  }
+
+  /** Advances the expected term to `now` with the hashrates posted until now. */
+  integrate(now: number): void {
+    const dt = (now - this.integratedAt) / 1000;
+    if (dt <= 0) return;
+    this.integratedAt = now;
+    const perMiner = this.rated > 0 ? this.sumRate / this.rated : 0;
+    for (const r of this.ratios) {
+      if (r.ratio <= 0) continue;
+      const unit = this.units.get(r.key) ?? 0;
+      const memory =
+        perMiner > 0 && unit > 0
+          ? Math.min(MAX_MEMORY_S, Math.max(MIN_MEMORY_S, (EXPECTED_MEMORY_SHARES * unit) / perMiner))
+          : MIN_MEMORY_S;
+      const keep = Math.exp(-dt / memory);
+      const drift = r.ratio * this.sumRate - Math.max(0, this.rateOn.get(r.key) ?? 0);
+      // exact solution of e' = drift − e / memory over dt
+      const e = this.expected.get(r.key) ?? 0;
+      this.expected.set(r.key, e * keep + drift * memory * (1 - keep));
+    }
+  }
+
+  join(seat: FeeSeat, now: number): void {
+    this.integrate(now);
+    seat.group = this;
+    this.seats.add(seat);
+    if (seat.target !== MAIN) this.visitors.add(seat);
+    if (seat.active) this.post(seat, seat.meter.rate);
+  }
+
+  leave(seat: FeeSeat, now: number): void {
+    this.integrate(now);
+    if (seat.active) this.post(seat, 0);
+    this.seats.delete(seat);
+    this.visitors.delete(seat);
+  }
+
+  setActive(seat: FeeSeat, active: boolean, now: number): void {
+    if (seat.active === active) return;
+    this.integrate(now);
+    if (!active) this.post(seat, 0);
+    seat.active = active;
+    if (active) this.post(seat, seat.meter.rate);
+  }
+
+  /**
+   * A share submitted by the seat's miner (for any target): its hashrate and the target's unit.
+   * Until a miner's second share gives it a hashrate of its own it counts as the group's average
+   * miner, so that a farm coming up pays its fee from the first seconds.
+   */
+  submitted(seat: FeeSeat, target: string, work: number, now: number): void {
+    const own = seat.meter.add(work, now);
+    const rate =
+      own > 0 ? own : this.rated > 0 && seat.posted === 0 ? this.sumRate / this.rated : seat.posted;
+    seat.unit = work;
+    if (target !== MAIN) this.units.set(target, work);
+    if (seat.active && rate !== seat.posted) {
+      this.integrate(now);
+      this.post(seat, rate);
+    }
+  }
+
+  /** The miner now mines for `target`. */
+  moved(seat: FeeSeat, target: string, now: number): void {
+    if (seat.target === target) return;
+    this.integrate(now);
+    const rate = seat.posted;
+    if (rate > 0) {
+      if (seat.target !== MAIN) this.addRateOn(seat.target, -rate);
+      if (target !== MAIN) this.addRateOn(target, rate);
+    }
+    if (seat.target !== MAIN) seat.feeMs += now - seat.switchedAt;
+    seat.target = target;
+    seat.switchedAt = now;
+    if (target === MAIN) this.visitors.delete(seat);
+    else this.visitors.add(seat);
+  }
+
+  private post(seat: FeeSeat, rate: number): void {
+    const delta = rate - seat.posted;
+    if (delta === 0) return;
+    if (seat.posted === 0) this.rated++;
+    else if (rate === 0) this.rated--;
+    seat.posted = rate;
+    this.sumRate += delta;
+    if (seat.target !== MAIN) this.addRateOn(seat.target, delta);
+  }
+
+  private addRateOn(key: string, delta: number): void {
+    this.rateOn.set(key, (this.rateOn.get(key) ?? 0) + delta);
+  }
+
+  /** Recomputes the hashrate sums from the seats, so rounding cannot drift over days. */
+  resum(now: number): void {
+    this.integrate(now);
+    this.sumRate = 0;
+    this.rated = 0;
+    this.rateOn.clear();
+    for (const s of this.seats) {
+      if (!s.active) continue;
+      this.sumRate += s.posted;
+      if (s.posted > 0) this.rated++;
+      if (s.target !== MAIN) this.addRateOn(s.target, s.posted);
+    }
+  }
+
+  /** Actual plus expected work the group owes the target. */
+  owed(r: TargetRatio): number {
+    const l = this.ledger;
+    const actual = r.ratio * (l.total + l.pendingTotal()) - l.work(r.key) - l.pending(r.key);
+    return actual + (this.expected.get(r.key) ?? 0);
+  }
+
+  /**
+   * owed, plus the drift of the next HORIZON_S with everyone but `seat` where they are. The seat
+   * counts as an average miner: were its own estimate taken out, miners whose hashrate is
+   * overestimated would be the last to leave, and the expected term would promise more than the
+   * miners on fee deliver.
+   */
+  private projected(r: TargetRatio, seat: FeeSeat, horizonS: number): number {
+    const average = this.rated > 0 ? this.sumRate / this.rated : 0;
+    const own = seat.target === r.key ? average : 0;
+    const others = Math.max(0, (this.rateOn.get(r.key) ?? 0) - own);
+    // What the others leave unpaid beyond one miner's worth. When one miner is more than the target
+    // needs (few fast miners) it is time-sliced on `owed` alone: counting the need there would move
+    // the band and over-divert by the need × horizon.
+    const unpaid = Math.max(0, r.ratio * this.sumRate - average) - others;
+    return this.owed(r) + unpaid * horizonS;
+  }
+
+  private halfBand(key: string, seat: FeeSeat): number {
+    return ((this.units.get(key) ?? seat.unit) * BAND_SHARES) / 2;
+  }
+
+  /**
+   * Where a switchable miner should mine now. `holdMs`: the minimum time between a device's
+   * switches (pump_t); convergence holds because every visit, however long, is in the ledgers.
+   */
+  decide(seat: FeeSeat, now: number, holdMs: number): string {
+    this.integrate(now);
+    const current = seat.target === MAIN ? null : this.ratios.find((r) => r.key === seat.target);
+    if (seat.target !== MAIN && (current === undefined || current === null || current.ratio <= 0))
+      return MAIN;
+    if (now - seat.switchedAt < Math.max(holdMs, MIN_HOLD_MS)) return seat.target;
+    // a miner that moves stays at least holdMs: plan the moves over that time
+    const horizonS = Math.max(HORIZON_S, holdMs / 1000);
+    if (current)
+      return this.projected(current, seat, horizonS) <= -this.halfBand(current.key, seat)
+        ? MAIN
+        : current.key;
+    if (seat.posted <= 0) return MAIN;
+    let best = MAIN;
+    let bestScore = 1;
+    for (const r of this.ratios) {
+      if (r.ratio <= 0) continue;
+      const half = this.halfBand(r.key, seat);
+      if (half <= 0) continue;
+      const score = this.projected(r, seat, horizonS) / half;
+      if (score >= bestScore && this.fairTurn(seat, now)) {
+        best = r.key;
+        bestScore = score;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Among the group's miners, one that has spent more than its share of time on fee targets waits
+   * for the others: the port converges either way, and this keeps each device near its ratio. Time,
+   * not work: a miner that was lucky has more work, and preferring it would prefer miners whose
+   * hashrate is overestimated, so that the expected term would promise more than they deliver.
+   */
+  private fairTurn(seat: FeeSeat, now: number): boolean {
+    let ratio = 0;
+    for (const r of this.ratios) ratio += r.ratio;
+    const slackMs = seat.posted > 0 ? (seat.unit * BAND_SHARES * 1000) / seat.posted : 0;
+    return ratio * (now - seat.joinedAt) - seat.feeMs > -slackMs;
+  }
+
+  /** Compatible mode: the target of one share on the miner's own session. */
+  pickForShare(work: number): string {
+    const l = this.ledger;
+    const total = l.total + l.pendingTotal() + work;
+    let best = MAIN;
+    let bestOwed = work / 2;
+    for (const r of this.ratios) {
+      if (r.ratio <= 0) continue;
+      const owed = r.ratio * total - l.work(r.key) - l.pending(r.key);
+      if (owed >= bestOwed) {
+        best = r.key;
+        bestOwed = owed;
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Fee targets: the port's fee wallets as the engine uses them (who to submit as, where), and the
+ * ratio a device is held to after the priority device > miner wallet > port.
+ */
+import type { PortWallet } from "../../domain/port.ts";
+import { type Endpoint, parseEndpoint } from "../transport/endpoint.ts";
+
+export interface FeeTarget {
+  /** stable key while the wallet's address, device name and pool stay the same */
+  key: string;
+  walletId: number;
+  addr: string;
+  device: string;
+  user: string;
+  endpoint: Endpoint | null;
+  ratio: number;
+}
+
+export interface TargetRatio {
+  key: string;
+  ratio: number;
+}
+
+export const feeKey = (w: PortWallet): string =>
+  `${w.id}|${w.addr}|${w.device}|${w.pool_address}|${w.pool_protocol}`;
+
+const clampRatio = (r: number): number => Math.min(1, Math.max(0, Number.isFinite(r) ? r : 0));
+
+export function toTargets(wallets: readonly PortWallet[]): FeeTarget[] {
+  return wallets
+    .filter((w) => w.addr.trim().length > 0)
+    .map((w) => ({
+      key: feeKey(w),
+      walletId: w.id,
+      addr: w.addr.trim(),
+      device: w.device.trim(),
+      user: w.device.trim() ? `${w.addr.trim()}.${w.device.trim()}` : w.addr.trim(),
+      endpoint: parseEndpoint(w.pool_address, w.pool_protocol),
+      ratio: clampRatio(w.ratio),
+    }));
+}
+
+/**
+ * Per-device and per-wallet overrides. An override scales the port's fee wallets to a new total and
+ * only applies when the port's wallets have a ratio.
+ */
+export class RatioOverrides {
+  private readonly byDevice = new Map<string, number>();
+  private readonly byWallet = new Map<string, number>();
+
+  setDevice(deviceId: string, ratio: number | null): void {
+    if (ratio === null) this.byDevice.delete(deviceId);
+    else this.byDevice.set(deviceId, clampRatio(ratio));
+  }
+
+  setWallet(wallet: string, ratio: number | null): void {
+    if (ratio === null) this.byWallet.delete(wallet);
+    else this.byWallet.set(wallet, clampRatio(ratio));
+  }
+
+  /** The ledger a device is balanced in: its own, its wallet's, or the port's shared one. */
+  groupKey(deviceId: string, wallet: string): string {
+    if (this.byDevice.has(deviceId)) return `${DEVICE_GROUP}${deviceId}`;
+    if (this.byWallet.has(wallet)) return `${WALLET_GROUP}${wallet}`;
+    return PORT_GROUP;
+  }
+
+  /** The port's ratios scaled to a group's override; the port's own for the port group. */
+  groupRatios(port: readonly TargetRatio[], groupKey: string): readonly TargetRatio[] {
+    const override = this.overrideOf(groupKey);
+    if (override === undefined) return port;
+    const sum = ratioSum(port);
+    if (sum <= 0) return port;
+    return port.map((r) => ({ key: r.key, ratio: (r.ratio / sum) * override }));
+  }
+
+  ratios(port: readonly TargetRatio[], deviceId: string, wallet: string): readonly TargetRatio[] {
+    return this.groupRatios(port, this.groupKey(deviceId, wallet));
+  }
+
+  /** The override a group key stands for; undefined for the port group or a cleared override. */
+  overrideOf(groupKey: string): number | undefined {
+    if (groupKey.startsWith(DEVICE_GROUP)) return this.byDevice.get(groupKey.slice(DEVICE_GROUP.length));
+    if (groupKey.startsWith(WALLET_GROUP)) return this.byWallet.get(groupKey.slice(WALLET_GROUP.length));
+    return undefined;
+  }
+}
+
+const DEVICE_GROUP = "device:";
+const WALLET_GROUP = "wallet:";
+export const PORT_GROUP = "port";
+
+export const ratioSum = (ratios: readonly TargetRatio[]): number => ratios.reduce((s, r) => s + r.ratio, 0);
