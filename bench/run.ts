@@ -13,6 +13,7 @@ const BENCHES = [
   "bench/api/device-list.ts",
   "bench/api/cold-start.ts",
   "bench/engine/index.ts",
+  "bench/engine/fee-matrix.ts",
 ];
 const LIMIT_MS = 10 * 60_000;
 

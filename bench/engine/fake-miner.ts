@@ -11,6 +11,10 @@ interface Miner {
   en2Size: number;
   jobId: string;
   ntime: string;
+  /** the difficulty of the jobs it mines now (set_difficulty) */
+  difficulty: number;
+  /** performance.now() of its next share when it hashes at a fixed rate (Fleet.hashAt) */
+  nextShareAt: number;
   ready: boolean;
   pending: Map<number, number>;
   nextId: number;
@@ -52,6 +56,8 @@ export class Fleet {
       en2Size: 0,
       jobId: "",
       ntime: "",
+      difficulty: 1,
+      nextShareAt: 0,
       ready: false,
       pending: new Map(),
       nextId: 10,
@@ -91,6 +97,12 @@ export class Fleet {
       params?: unknown[];
       result?: unknown;
     };
+    if (msg.method === "mining.set_difficulty" && msg.params) {
+      m.difficulty = Number(msg.params[0]);
+      // memoryless: the search at the new difficulty starts now
+      m.nextShareAt = 0;
+      return;
+    }
     if (msg.method === "mining.notify" && msg.params) {
       m.jobId = msg.params[0] as string;
       m.ntime = msg.params[7] as string;
@@ -128,6 +140,31 @@ export class Fleet {
       `{"id":${id},"method":"mining.submit","params":["${this.opts.user(i)}","${m.jobId}","${en2}","${m.ntime}","${nonce}"]}\n`,
     );
     return true;
+  }
+
+  /**
+   * Miners that hash at `difficultyPerSecond` (shares per second at difficulty 1): each finds its
+   * next share after an exponential time with mean difficulty / rate, so that a pool with twice the
+   * difficulty gets half the shares, as from a real device. Runs until `until` says stop.
+   */
+  async hashAt(difficultyPerSecond: number, until: () => boolean): Promise<void> {
+    while (!until()) {
+      const now = performance.now();
+      for (let i = 0; i < this.miners.length; i++) {
+        const m = this.miners[i] as Miner;
+        if (!m.ready) continue;
+        if (m.nextShareAt === 0) m.nextShareAt = now + this.interval(m, difficultyPerSecond);
+        while (m.nextShareAt <= now) {
+          this.submit(i);
+          m.nextShareAt += this.interval(m, difficultyPerSecond);
+        }
+      }
+      await Bun.sleep(2);
+    }
+  }
+
+  private interval(m: Miner, difficultyPerSecond: number): number {
+    return (-Math.log(1 - Math.random()) * m.difficulty * 1000) / difficultyPerSecond;
   }
 
   outstanding(i: number): number {

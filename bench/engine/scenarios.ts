@@ -195,6 +195,10 @@ export interface FeeResult {
   feeSessions: number;
 }
 
+/**
+ * 200 miners that hash at a fixed rate (ten shares a second each at the main pool's difficulty, five
+ * at the fee pool's) until `shares` are answered.
+ */
 export async function feeAccuracy(shares = 100_000, ratio = 0.02): Promise<FeeResult> {
   const main = await benchPool(1);
   // a fee pool with twice the difficulty: the split must hold in work, not in share count
@@ -202,10 +206,10 @@ export async function feeAccuracy(shares = 100_000, ratio = 0.02): Promise<FeeRe
   const proxy = await ProxyProcess.start(
     portFor(main, ProxyMode.EFFICIENT, { wallets: [feeWallet(1, "feewallet", fee.address, ratio)] }),
   );
-  const fleet = new Fleet({ port: proxy.port, count: 100, user: (i) => `m${i}.r` });
+  const fleet = new Fleet({ port: proxy.port, count: 200, user: (i) => `m${i}.r` });
   try {
     await fleet.connect();
-    await saturate(fleet, 4, () => fleet.answered >= shares, true);
+    await fleet.hashAt(10, () => fleet.answered >= shares);
     while (fleet.miners.some((_, i) => fleet.outstanding(i) > 0)) await Bun.sleep(10);
     const feeWork = fee.workerWork("feewallet.fee");
     const achievedAtPools = feeWork / (main.totalWork() + feeWork);
