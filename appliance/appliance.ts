@@ -5,6 +5,7 @@ import type { Config } from "./config.ts";
 import type { EngineTiming } from "./domain/engine.ts";
 import { Engine } from "./engine/engine.ts";
 import { SeriesStore } from "./stats/series-store.ts";
+import { targetsInForce } from "./stats/targets-in-force.ts";
 import { pushOverrides } from "./store/ratios.ts";
 import { allRoutes } from "./web/api/index.ts";
 import { WEB_PORT_SETTING } from "./web/api/port-guards.ts";
@@ -44,7 +45,14 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
   if (config.testCaptcha !== null) {
     say("WARNING: --test-captcha is set: every captcha answer is fixed. Never use this outside tests.");
   }
-  const series = new SeriesStore(f.db);
+  // The fee audit learns who each target is when it writes an hour (the engine is made just below).
+  const series = new SeriesStore(f.db, (portId) => {
+    const port = f.ports.get(portId);
+    if (!port) return null;
+    const running = engine.runState(portId) !== "closed";
+    const stats = running ? engine.live.portStats(portId) : null;
+    return targetsInForce(port, stats?.fee ?? null, stats?.upstream === "standby");
+  });
   series.start();
   const engine = new Engine({
     tls: () => f.certificates.current(),

@@ -72,8 +72,28 @@ export interface SeriesSample {
   stale: number;
 }
 
+/**
+ * One closed minute of one port's work for one target ("main" or a fee wallet key), for the hourly
+ * fee audit. Every pool answer counts, hashrate protection or not: the audit is reconciled with the
+ * pools' own tallies.
+ */
+export interface TargetSample {
+  portId: number;
+  /** epoch minute (ms / 60000) */
+  minute: number;
+  /** "main" or the fee wallet key (engine/fee/targets.ts feeKey) */
+  target: string;
+  /** accepted work in hashes */
+  acceptedWork: number;
+  /** work of the shares the pool rejected, in hashes */
+  rejectedWork: number;
+  acceptedShares: number;
+  rejectedShares: number;
+}
+
 export interface SeriesSink {
   add(sample: SeriesSample): void;
+  addTarget(sample: TargetSample): void;
 }
 
 /** What the engine needs from the rest of the appliance. */

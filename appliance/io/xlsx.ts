@@ -32,7 +32,7 @@ export const XLSX_COLUMNS: readonly string[] = [
   ).flat(),
 ];
 
-type Cell = string | number | null;
+export type Cell = string | number | null;
 
 export function encodeXlsx(ports: readonly Port[]): Uint8Array {
   const rows: Cell[][] = [[...XLSX_COLUMNS]];
@@ -53,8 +53,13 @@ export function encodeXlsx(ports: readonly Port[]): Uint8Array {
     }
     rows.push(row);
   }
+  return encodeSheet(SHEET_NAME, rows);
+}
+
+/** One sheet of rows (the first is the header) as an .xlsx workbook; numbers stay numbers. */
+export function encodeSheet(name: string, rows: readonly (readonly Cell[])[]): Uint8Array {
   const book = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), SHEET_NAME);
+  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows as Cell[][]), name);
   const out: ArrayBuffer = XLSX.write(book, { type: "array", bookType: "xlsx", compression: true });
   return new Uint8Array(out);
 }

@@ -3,8 +3,9 @@
  * for a day after the last connection so that offline devices stay listed. Share results arrive as
  * small calls from the engine; nothing here touches storage.
  */
-import type { DeviceView, SeriesSample, SeriesSink } from "../domain/engine.ts";
+import type { DeviceView, SeriesSample, SeriesSink, TargetSample } from "../domain/engine.ts";
 import { HashrateWindow, zeroRates } from "./hashrate-window.ts";
+import { TargetMinutes } from "./target-minutes.ts";
 import { MAIN, WorkSplit } from "./work-split.ts";
 
 /** Offline devices are forgotten after this long (the 24 h window has then emptied). */
@@ -94,6 +95,8 @@ export class PortTally {
   stale = 0;
   latencyMs = 0;
   readonly split = new WorkSplit();
+  /** the open minute per target, for the fee audit */
+  readonly targets = new TargetMinutes();
   readonly work: HashrateWindow;
   readonly pumped: HashrateWindow;
   minuteWork = 0;
@@ -154,7 +157,8 @@ export class DeviceRegistry {
 
   /**
    * One answered share. `target` is "main" or a fee wallet key; `counted` is false while hashrate
-   * protection excludes the device from fee accounting (docs/engine.md).
+   * protection excludes the device from fee accounting (docs/engine.md). The fee audit counts every
+   * pool answer, counted or not: it is reconciled with the pools' own tallies.
    */
   result(
     d: DeviceRecord,
@@ -190,6 +194,7 @@ export class DeviceRegistry {
         d.split.credit(target, work);
         t.split.credit(target, work);
       }
+      t.targets.accepted(target, work);
     } else if (outcome === "stale") {
       d.stale++;
       t.stale++;
@@ -201,6 +206,8 @@ export class DeviceRegistry {
       d.minuteInvalid++;
       t.minuteInvalid++;
     }
+    // A local verdict carries no work: that share never reached a pool, so no pool counts it rejected.
+    if (outcome !== "valid" && work > 0) t.targets.rejected(target, work);
   }
 
   get(id: string): DeviceRecord | undefined {
@@ -225,7 +232,10 @@ export class DeviceRegistry {
     this.tallies.delete(portId);
   }
 
-  /** Once a minute: hand closed minutes to the series sink and forget long-offline devices. */
+  /**
+   * Once a minute: hand closed minutes (per device, per port, and per port and target for the fee
+   * audit) to the series sink and forget long-offline devices.
+   */
   tick(now: number, sink: SeriesSink | undefined): void {
     const minute = Math.floor(now / 60_000) - 1;
     for (const d of this.byKey.values()) {
@@ -237,9 +247,11 @@ export class DeviceRegistry {
         this.byId.delete(d.id);
       }
     }
+    const emit = sink ? (s: TargetSample) => sink.addTarget(s) : null;
     for (const [portId, t] of this.tallies) {
       if (sink) sink.add(sample(portId, "", minute, t));
       t.minuteWork = t.minuteFee = t.minuteValid = t.minuteInvalid = t.minuteStale = 0;
+      t.targets.drain(portId, minute, emit);
     }
   }
 }

@@ -1,10 +1,12 @@
 /**
  * Persisted statistics (design.md): per-device and per-port minute buckets for 24 h and hour buckets
- * for 30 days. Samples are buffered in memory and written in one transaction per flush, never on the
- * share path. The tables come from migration 002 (appliance/store/migrations).
+ * for 30 days, and the hourly fee audit per port and target. Samples are buffered in memory and
+ * written in one transaction per flush, never on the share path. The tables come from migrations 002
+ * and 003 (appliance/store/migrations).
  */
 import type { Database } from "bun:sqlite";
-import type { SeriesSample, SeriesSink } from "../domain/engine.ts";
+import type { SeriesSample, SeriesSink, TargetSample } from "../domain/engine.ts";
+import { FeeAuditStore, type TargetsSource } from "./fee-audit-store.ts";
 
 const MINUTE_KEEP = 24 * 60;
 const HOUR_KEEP = 30 * 24;
@@ -24,11 +26,22 @@ export interface SeriesPoint {
 export class SeriesStore implements SeriesSink {
   private buffer: SeriesSample[] = [];
   private timer: ReturnType<typeof setInterval> | null = null;
+  private readonly feeAudit: FeeAuditStore;
 
-  constructor(private readonly db: Database) {}
+  /** `targets` tells the fee audit who each target of a port is (appliance.ts wires it). */
+  constructor(
+    private readonly db: Database,
+    targets: TargetsSource = () => null,
+  ) {
+    this.feeAudit = new FeeAuditStore(db, targets);
+  }
 
   add(sample: SeriesSample): void {
     this.buffer.push(sample);
+  }
+
+  addTarget(sample: TargetSample): void {
+    this.feeAudit.add(sample);
   }
 
   /** Flush every minute in the background until close(). */
@@ -64,6 +77,7 @@ export class SeriesStore implements SeriesSink {
       }
       this.db.run("DELETE FROM series_minute WHERE minute < ?", [nowMinute - MINUTE_KEEP]);
       this.db.run("DELETE FROM series_hour WHERE hour < ?", [Math.floor(nowMinute / 60) - HOUR_KEEP]);
+      this.feeAudit.write(now);
     })();
   }
 

@@ -46,7 +46,7 @@ describe("DeviceRegistry", () => {
     ]);
     expect(v.feeAchieved).toBeCloseTo(1 / 3, 9);
     const samples: SeriesSample[] = [];
-    reg.tick(T0 + 60_000, { add: (s) => samples.push(s) });
+    reg.tick(T0 + 60_000, { add: (s) => samples.push(s), addTarget: () => {} });
     expect(
       samples.map((s) => [s.device === "" ? "port" : "device", s.work, s.feeWork, s.valid, s.stale]),
     ).toEqual([

@@ -1,5 +1,6 @@
 import { initialSchema } from "./001-initial.ts";
 import { seriesSchema } from "./002-series.ts";
+import { feeAuditSchema } from "./003-fee-audit.ts";
 
 export interface Migration {
   version: number;
@@ -10,4 +11,5 @@ export interface Migration {
 export const MIGRATIONS: Migration[] = [
   { version: 1, sql: initialSchema },
   { version: 2, sql: seriesSchema },
+  { version: 3, sql: feeAuditSchema },
 ];
