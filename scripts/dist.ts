@@ -15,6 +15,7 @@
 import { cp, mkdir, rm, stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { buildAppStage } from "../appliance/ops/ota/stage.ts";
+import { WORKER_ENTRIES } from "../appliance/workers.ts";
 import pkg from "../package.json" with { type: "json" };
 
 const root = resolve(import.meta.dir, "..");
@@ -78,6 +79,7 @@ async function compile(arch: Arch, stage: string, outFile: string): Promise<void
     "--compile",
     `--target=${TARGETS[arch]}`,
     join(root, "appliance/main.ts"),
+    ...WORKER_ENTRIES.map((w) => join(root, "appliance", w)),
     // Relative, so the embedded names start with "console/" (the folder's own name).
     "--asset=console",
     "--minify",

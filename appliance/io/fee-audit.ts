@@ -62,8 +62,8 @@ function row(
   return [
     hour,
     label(r),
-    r.target === MAIN ? "" : (r.worker ?? ""),
-    r.pool ?? "",
+    r.target === MAIN || !r.worker ? null : r.worker,
+    r.pool || null,
     r.acceptedWork,
     r.rejectedWork,
     r.acceptedShares,

@@ -80,6 +80,11 @@ export const MESSAGES = {
   "lang.update.err_source": "The update source must be a URL",
   "lang.update.err_bundle": "Please choose an update bundle file",
   "lang.update.err_refused": "Update refused",
+  // fee audit export
+  "lang.audit.err_port": "No such port: it may have been deleted",
+  "lang.audit.err_range": "The fee audit range must run forward and cover at most 31 days",
+  "lang.audit.err_format": "The fee audit is exported as csv or xlsx",
+  "lang.audit.err_export": "Fee audit export failed",
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
+import { freePort, portBody } from "../support/appliance.ts";
 import { type Spawned, spawnAppliance } from "../support/process.ts";
 import { login } from "./login.ts";
 
@@ -70,5 +71,20 @@ describe("make dist executables", () => {
     const res = await fetch(`${base}/api/version`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { version: string }).version).toBe(pkg.version);
+  });
+
+  test("the fee audit worker is built into the executable: an xlsx export answers", async () => {
+    const password = (await readFile(join(dataDir, "initial-password"), "utf8")).trim();
+    const auth = { authorization: `Bearer ${await login(base, password, "1234")}` };
+    const created = await fetch(`${base}/api/port/new`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify(portBody({ port: freePort() })),
+    });
+    const { id } = (await created.json()) as { id: number };
+    const res = await fetch(`${base}/api/stat/port/${id}/fee-audit?format=xlsx`, { headers: auth });
+    expect(res.status).toBe(200);
+    // an xlsx is a zip: local file header PK\3\4
+    expect([...new Uint8Array(await res.arrayBuffer()).subarray(0, 4)]).toEqual([0x50, 0x4b, 3, 4]);
   });
 });

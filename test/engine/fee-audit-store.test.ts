@@ -99,7 +99,7 @@ describe("fee audit store", () => {
     expect(table[1]).toEqual([
       "2026-01-01T10:00:00Z",
       "main pool",
-      "",
+      null,
       "main.pool:1",
       490,
       0,

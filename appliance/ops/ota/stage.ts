@@ -1,11 +1,13 @@
 /**
  * Assembles the application release from a source checkout and packs it as a bundle: app/main.js is
- * appliance/main.ts bundled for the Bun runtime (the installed executable runs it as Bun), console/
- * is the built console. Used by `make dist` and `pithead bundle build` run from source.
+ * appliance/main.ts bundled for the Bun runtime (the installed executable runs it as Bun), beside it
+ * the worker entries (appliance/workers.ts), console/ is the built console. Used by `make dist` and
+ * `pithead bundle build` run from source.
  */
 import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { BunPlugin } from "bun";
+import { WORKER_ENTRIES } from "../../workers.ts";
 import { buildBundle, signBundle } from "./bundle.ts";
 
 export interface StageOptions {
@@ -48,14 +50,17 @@ export async function buildAppStage(opts: StageOptions): Promise<{ bundleFile: s
       });
     },
   };
+  const src = join(opts.root, "appliance");
   const result = await Bun.build({
-    entrypoints: [join(opts.root, "appliance/main.ts")],
+    // app/main.js and, beside it, the worker entries at the paths the code looks for them
+    entrypoints: [join(src, "main.ts"), ...WORKER_ENTRIES.map((w) => join(src, w))],
+    root: src,
     plugins: [versionPlugin],
     target: "bun",
     format: "esm",
     minify: true,
     define,
-    naming: "main.js",
+    naming: "[dir]/[name].[ext]",
     outdir: join(opts.stage, "app"),
   });
   if (!result.success) throw new Error(`bundling appliance/main.ts failed:\n${result.logs.join("\n")}`);

@@ -2,6 +2,7 @@ import type { Route } from "../router.ts";
 import { authRoutes } from "./auth.ts";
 import { allBlacklistRoutes } from "./blacklists.ts";
 import { catalogRoutes } from "./catalog.ts";
+import { feeAuditRoutes } from "./fee-audit.ts";
 import { historyRoutes } from "./history.ts";
 import { liveRoutes } from "./live.ts";
 import { portRoutes } from "./ports.ts";
@@ -23,6 +24,7 @@ export const allRoutes: Route[] = [
   ...ratioRoutes,
   ...liveRoutes,
   ...historyRoutes,
+  ...feeAuditRoutes,
   ...catalogRoutes,
   ...securityRoutes,
   ...preferenceRoutes,

@@ -1,14 +1,19 @@
 import type { Port } from "../../domain/port.ts";
 import type { AppContext } from "../app-context.ts";
 import { ApiError, notFound } from "../errors.ts";
+import type { MessageKey } from "../messages.ts";
 
 export const WEB_PORT_SETTING = "web_port";
 export const DEFAULT_WEB_PORT = 8080;
 
-export function portOr404(app: AppContext, idText: string | undefined): Port {
+export function portOr404(
+  app: AppContext,
+  idText: string | undefined,
+  key: MessageKey = "lang.err.not_found",
+): Port {
   const id = Number(idText);
   const port = Number.isInteger(id) ? app.ports.get(id) : null;
-  if (!port) throw notFound();
+  if (!port) throw notFound(key);
   return port;
 }
 
