@@ -52,14 +52,14 @@ export const FAMILIES = [
   "passthrough",
   "forward",
 ] as const;
-export type Family = (typeof FAMILIES)[number];
+export type FamilyName = (typeof FAMILIES)[number];
 
 /**
  * Why each mapping: protocols.md §A–H. Categories whose wire protocol is not public or does not follow
  * one of the codec families (Dynex, ALEO, Grin, Conflux, CKB, Ergo, Nexa, Sia/Handshake) are relayed as
  * passthrough with worker rewriting only, until a codec for them exists.
  */
-const FAMILY_OF: Record<Category, Family> = {
+const FAMILY_OF: Record<Category, FamilyName> = {
   ethhash: "ethereum",
   eth1hash: "ethereum",
   ethhash2d: "ethereum",
@@ -117,11 +117,27 @@ export function isCategory(value: string): value is Category {
   return (CATEGORIES as readonly string[]).includes(value);
 }
 
-export function familyOf(category: Category): Family {
+export function familyOf(category: Category): FamilyName {
   return FAMILY_OF[category];
 }
 
 /** Hashes per unit of difficulty, or null when work must come from the target (see HASH_FACTOR). */
 export function hashFactorOf(category: Category): number | null {
   return HASH_FACTOR[category] ?? null;
+}
+
+/**
+ * The proxy modes (spec §4 codes: 0 Efficient, 1 Compatible, 2 Pool) each family is offered with:
+ * exactly the modes its engine folder implements (engine/stratum/families.ts; a test holds the two
+ * equal). A family absent here is not implemented: its coins are listed but a port for them is refused.
+ */
+const FAMILY_MODES: Partial<Record<FamilyName, readonly number[]>> = {
+  bitcoin: [0, 1, 2],
+  // the NGINX coin is a plain TCP relay: no mode applies, it is stored as Efficient
+  forward: [0],
+};
+
+/** The modes a port of this category may use; empty when its protocol family is not implemented. */
+export function modesOf(category: Category): readonly number[] {
+  return FAMILY_MODES[familyOf(category)] ?? [];
 }

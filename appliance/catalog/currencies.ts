@@ -3,7 +3,7 @@
  * in the fixed display order, with its algorithm category and whether it is offered (is_pub). Coins are
  * data; the protocol family and hashrate factor come from the category (categories.ts).
  */
-import { type Category, type Family, familyOf } from "./categories.ts";
+import { type Category, type FamilyName, familyOf, modesOf } from "./categories.ts";
 
 /** Kaspa hardware model groups (spec §2): one coin entry per group so ports can be split by model. */
 export type KasModelGroup = "ks0/1/2" | "ks3" | "gpu";
@@ -193,7 +193,9 @@ export function advisoryNotes(coin: string): readonly string[] {
 export interface CurrencyConfigEntry {
   is_pub: 0 | 1;
   category: Category;
-  family: Family;
+  family: FamilyName;
+  /** the proxy modes a port for this coin may use; empty: its protocol is not implemented yet */
+  modes: readonly number[];
   label: string;
   notes?: readonly string[];
   modelGroup?: KasModelGroup;
@@ -211,6 +213,7 @@ export function currencyConfig(): Record<string, CurrencyConfigEntry> {
       is_pub: c.is_pub,
       category: c.category,
       family: familyOf(c.category),
+      modes: modesOf(c.category),
       label: c.label,
       ...(c.notes.length > 0 ? { notes: c.notes } : {}),
       ...(c.modelGroup ? { modelGroup: c.modelGroup } : {}),

@@ -59,7 +59,13 @@ export class Engine implements EngineControl {
       }
       if (current?.reconfigure(port)) return;
       if (current) this.halt(port.id, current);
-      const p = new ProxyPort(port, this.deps, this.registry, this.timing, this.feeHoldMs);
+      let p: ProxyPort;
+      try {
+        p = new ProxyPort(port, this.deps, this.registry, this.timing, this.feeHoldMs);
+      } catch (e) {
+        this.deps.log("error", port.id, `not started: ${(e as Error).message}`);
+        throw e;
+      }
       this.applyOverrides(p);
       try {
         p.start();
@@ -122,7 +128,7 @@ export class Engine implements EngineControl {
     const p = this.ports.get(portId);
     if (!p) return;
     p.fee.setDeviceRatio(workerId, ratio);
-    for (const m of p.miners) m.refreshFee();
+    p.refreshFee();
   }
 
   setWalletRatio(portId: number, wallet: string, ratio: number | null): void {
@@ -130,7 +136,7 @@ export class Engine implements EngineControl {
     const p = this.ports.get(portId);
     if (!p) return;
     p.fee.setWalletRatio(wallet, ratio);
-    for (const m of p.miners) m.refreshFee();
+    p.refreshFee();
   }
 
   /** Overrides arrive before a port starts (at boot) and must outlive a port's restart. */

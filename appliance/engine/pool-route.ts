@@ -6,7 +6,6 @@
  */
 import type { LogLevel } from "../domain/engine.ts";
 import { type Endpoint, endpointText } from "./transport/endpoint.ts";
-import { Upstream, type UpstreamOptions } from "./upstream.ts";
 
 /** Two addresses are the same pool; two absent ones (no standby configured) are the same too. */
 const same = (a: Endpoint | null, b: Endpoint | null): boolean =>
@@ -15,13 +14,14 @@ const same = (a: Endpoint | null, b: Endpoint | null): boolean =>
 export class PoolRoute {
   onStandby = false;
   private probeTimer: ReturnType<typeof setInterval> | null = null;
-  private probe: Upstream | null = null;
+  private probing = false;
 
   constructor(
     public main: Endpoint | null,
     public standby: Endpoint | null,
     private readonly probeMs: number,
-    private readonly options: () => UpstreamOptions,
+    /** logs in to a pool the way the port's family does; rejects when it does not answer */
+    private readonly probe: (endpoint: Endpoint) => Promise<number>,
     private readonly log: (level: LogLevel, message: string) => void,
     private readonly onSwitch: (reason: string) => void,
   ) {}
@@ -67,30 +67,24 @@ export class PoolRoute {
   private stopProbing(): void {
     if (this.probeTimer) clearInterval(this.probeTimer);
     this.probeTimer = null;
-    this.probe?.close("probe stopped");
-    this.probe = null;
   }
 
   private runProbe(): void {
     const main = this.main;
-    if (main === null || this.probe !== null) return;
-    const probe = new Upstream(main, this.options(), {
-      onSubscribed: (u) => {
-        u.close("probe done");
-        if (!this.onStandby) return;
+    if (main === null || this.probing) return;
+    this.probing = true;
+    this.probe(main).then(
+      () => {
+        this.probing = false;
+        if (!this.onStandby || !same(main, this.main)) return;
         this.onStandby = false;
         this.stopProbing();
         this.log("info", `main pool ${endpointText(main)} is back; returning from standby`);
         this.onSwitch("fail-back to main");
       },
-      onJob: () => {},
-      onVersionMask: () => {},
-      onReconnectRequest: () => {},
-      onClosed: () => {
-        if (this.probe === probe) this.probe = null;
+      () => {
+        this.probing = false;
       },
-    });
-    this.probe = probe;
-    probe.start();
+    );
   }
 }

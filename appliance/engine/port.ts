@@ -1,65 +1,62 @@
 /**
- * ProxyPort: one running proxy port — its listener, its miners, and the upstream lanes they mine
- * on (dedicated per miner in Efficient/Compatible, shared in Pool mode, shared per fee wallet).
- * It starts, stops and takes configuration changes without disconnecting miners where it can.
+ * ProxyPort: one running proxy port. It owns what every protocol family shares — the listener and
+ * admission (blacklist, connection limit, the IP list), the fee scheduler, the main ↔ standby route,
+ * the port log — and hands each admitted miner to its family's runtime. It starts, stops and takes
+ * configuration changes without disconnecting miners where it can.
  */
+import { hashFactorOf, isCategory } from "../catalog/categories.ts";
 import type { EngineDeps, EngineTiming, LogLevel, PortStatsView } from "../domain/engine.ts";
-import { type Port, ProxyMode } from "../domain/port.ts";
+import type { Port } from "../domain/port.ts";
 import type { DeviceRegistry } from "../stats/device-registry.ts";
 import { PortLog } from "../stats/port-log.ts";
-import { MAIN } from "../stats/work-split.ts";
 import { FeeScheduler } from "./fee/scheduler.ts";
-import { SLOTS_PER_SESSION } from "./framing.ts";
-import { JobTable } from "./job.ts";
-import { Lane, type LaneHost } from "./lane.ts";
-import { type MinerHost, MinerSession } from "./miner-session.ts";
+import { modeOf } from "./modes/index.ts";
+import type { ModeStrategy } from "./modes/mode.ts";
 import { PoolRoute } from "./pool-route.ts";
-import { joinUser } from "./rewrite.ts";
-import { SharedSource } from "./shared-source.ts";
-import { BIP320_MASK } from "./stratum/bitcoin/methods.ts";
-import { hashesPerDifficulty } from "./stratum/bitcoin/target.ts";
-import { type Endpoint, endpointText, parseEndpoint } from "./transport/endpoint.ts";
+import { PROXY_AGENT } from "./stratum/agent.ts";
+import { familyFor } from "./stratum/families.ts";
+import type { Family, FamilyRuntime, MinerConnection, PortContext } from "./stratum/family.ts";
+import { type Endpoint, parseEndpoint } from "./transport/endpoint.ts";
 import { startForward } from "./transport/forward.ts";
 import { type RunningListener, startListener } from "./transport/listener.ts";
-import { PROXY_AGENT, type UpstreamOptions } from "./upstream.ts";
 
 export const FORWARD_CATEGORY = "nginx";
-/** A miner reconnecting within this time may resume its session (keeps its extranonce1). */
-const RESUME_WINDOW_MS = 10 * 60_000;
-const MAX_RECENT_SESSIONS = 4096;
 
 interface IpRecord {
   connections: number;
   lastSeen: number;
 }
 
+/** Why a port cannot run: its coin's family or its mode is not implemented (the API refuses both). */
+export class UnsupportedPort extends Error {}
+
 /** Fields whose change needs a new listener or new sessions for everyone. */
-const restartNeeded = (a: Port, b: Port): boolean =>
+const restartNeeded = (a: Port, b: Port, mode: ModeStrategy): boolean =>
   a.port !== b.port ||
   a.protocol !== b.protocol ||
   a.mode !== b.mode ||
   a.category !== b.category ||
-  (b.mode === ProxyMode.POOL && (a.proxy_addr !== b.proxy_addr || a.proxy_device !== b.proxy_device));
+  mode.needsRestart(a, b);
 
-export class ProxyPort implements MinerHost, LaneHost {
-  readonly jobs = new JobTable();
+/**
+ * Work per unit of difficulty from the catalogue. A category without a published factor counts work
+ * in difficulty units: the fee split is a ratio of work on one port, so the factor cancels out there.
+ */
+const factorOf = (category: string): number => (isCategory(category) ? hashFactorOf(category) : null) ?? 1;
+
+export class ProxyPort implements PortContext {
   readonly fee: FeeScheduler;
   readonly portLog = new PortLog();
-  readonly miners = new Set<MinerSession>();
   readonly ips = new Map<string, IpRecord>();
+  readonly mode: ModeStrategy;
+  readonly factor: number;
+  /** the family's side of this port (null for the forward coin, which does not parse stratum) */
+  readonly runtime: FamilyRuntime | null;
   config: Port;
-  factor: number;
+  private readonly family: Family | null;
   private listener: RunningListener | null = null;
   private connections = 0;
   private readonly route: PoolRoute;
-  private poolMain: SharedSource | null = null;
-  private readonly feeSources = new Map<string, SharedSource>();
-  private readonly dedicated = new Set<Lane>();
-  private readonly slotUse = new Uint16Array(SLOTS_PER_SESSION);
-  /** session id → slot of recently closed re-framed sessions, for mining.subscribe resume */
-  private readonly recentSessions = new Map<string, { slot: number; at: number }>();
-  private slotCursor = 0;
-  private knownMask = BIP320_MASK;
   private sweepTimer: ReturnType<typeof setInterval> | null = null;
   private feeTimer: ReturnType<typeof setInterval> | null = null;
 
@@ -72,18 +69,30 @@ export class ProxyPort implements MinerHost, LaneHost {
     feeHoldMs = 0,
   ) {
     this.config = config;
-    this.factor = hashesPerDifficulty(config.category);
+    const mode = modeOf(config.mode);
+    this.family = config.category === FORWARD_CATEGORY ? null : familyFor(config.category);
+    if (config.category !== FORWARD_CATEGORY) {
+      if (this.family === null)
+        throw new UnsupportedPort(`the ${config.category} protocol family is not implemented`);
+      if (mode === null || !this.family.modes.includes(mode.code))
+        throw new UnsupportedPort(`mode ${config.mode} is not available for ${config.category}`);
+    }
+    this.mode = mode ?? (modeOf(0) as ModeStrategy);
+    this.factor = factorOf(config.category);
     this.fee = new FeeScheduler(deps.clock ?? Date.now);
     this.fee.holdMs = feeHoldMs;
     this.fee.setWallets(config.wallets);
+    const family = this.family;
     this.route = new PoolRoute(
       parseEndpoint(config.pool_address, config.connect_mode),
       config.pool_address2.trim() ? parseEndpoint(config.pool_address2, config.connect_mode2) : null,
       timing.failbackProbeMs,
-      () => this.upstreamOptions(null),
+      (ep) =>
+        family === null ? Promise.resolve(0) : family.probe(ep, this.agentFor(null), timing.connectTimeoutMs),
       (level, message) => this.log(level, message),
-      (reason) => this.rehomeMain(reason),
+      (reason) => this.runtime?.rehomeMain(reason),
     );
+    this.runtime = family?.runtime(this) ?? null;
   }
 
   get portId(): number {
@@ -94,10 +103,6 @@ export class ProxyPort implements MinerHost, LaneHost {
     return this.config.category;
   }
 
-  get isForward(): boolean {
-    return this.config.category === FORWARD_CATEGORY;
-  }
-
   /** The port the listener actually bound (differs from config.port only when that is 0). */
   get boundPort(): number {
     return this.listener?.port ?? 0;
@@ -105,10 +110,6 @@ export class ProxyPort implements MinerHost, LaneHost {
 
   private get hostname(): string {
     return this.deps.listenHostname ?? "0.0.0.0";
-  }
-
-  get backoffMs(): number {
-    return this.timing.reconnectBackoffMs;
   }
 
   log(level: LogLevel, message: string): void {
@@ -129,45 +130,35 @@ export class ProxyPort implements MinerHost, LaneHost {
       }
       const rec = this.ips.get(ip) ?? { connections: 0, lastSeen: 0 };
       rec.lastSeen = Date.now();
+      rec.connections++;
       this.ips.set(ip, rec);
+      this.connections++;
       return true;
     };
-    if (this.isForward) {
+    const runtime = this.runtime;
+    if (runtime === null) {
       this.listener = startForward(
         this.hostname,
         this.config.port,
         this.config.protocol,
         () => this.deps.tls(),
         () => this.route.current(),
-        {
-          admit,
-          opened: () => this.connections++,
-          closed: () => this.connections--,
-          log: (m) => this.log("warn", m),
-        },
+        { admit, closed: (ip) => this.connectionClosed(ip), log: (m) => this.log("warn", m) },
       );
     } else {
-      this.listener = startListener<MinerSession>(
+      this.listener = startListener<MinerConnection>(
         this.hostname,
         this.config.port,
         this.config.protocol,
         () => this.deps.tls(),
         {
-          open: (socket, ip) => {
-            if (!admit(ip)) return null;
-            const miner = new MinerSession(this, socket, ip, this.allocSlot());
-            this.connections++;
-            this.miners.add(miner);
-            const rec = this.ips.get(ip);
-            if (rec) rec.connections++;
-            return miner;
-          },
-          data: (m, chunk) => m.splitter.push(chunk),
-          drain: (m) => m.writer.drain(),
+          open: (socket, ip) => (admit(ip) ? runtime.accept(socket, ip) : null),
+          data: (m, chunk) => m.onData(chunk),
+          drain: (m) => m.onDrain(),
           close: (m) => m.close("miner closed the connection"),
         },
       );
-      if (this.config.mode === ProxyMode.POOL) this.openPoolMain();
+      runtime.start();
     }
     this.sweepTimer = setInterval(
       () => this.sweep(),
@@ -176,7 +167,7 @@ export class ProxyPort implements MinerHost, LaneHost {
     this.feeTimer = setInterval(() => this.fee.tick(), this.timing.feeTickMs);
     this.log(
       "info",
-      `listening on ${this.boundPort} (${this.isForward ? "forward" : `mode ${this.config.mode}`})`,
+      `listening on ${this.boundPort} (${runtime === null ? "forward" : `${this.family?.name} stratum, ${this.mode.name} mode`})`,
     );
   }
 
@@ -187,20 +178,14 @@ export class ProxyPort implements MinerHost, LaneHost {
     this.sweepTimer = null;
     if (this.feeTimer) clearInterval(this.feeTimer);
     this.feeTimer = null;
-    for (const m of [...this.miners]) m.close("port stopped");
-    this.poolMain?.close();
-    this.poolMain = null;
-    for (const s of this.feeSources.values()) s.close();
-    this.feeSources.clear();
-    for (const l of this.dedicated) l.close();
-    this.dedicated.clear();
+    this.runtime?.stop();
     this.route.stop();
     this.log("info", "stopped");
   }
 
   /** Applies an edited configuration; returns false when the listener must be restarted instead. */
   reconfigure(next: Port): boolean {
-    if (restartNeeded(this.config, next)) return false;
+    if (restartNeeded(this.config, next, this.mode)) return false;
     const before = this.config;
     this.config = next;
     this.route.update(
@@ -215,152 +200,46 @@ export class ProxyPort implements MinerHost, LaneHost {
   updateWallets(next: Port): void {
     this.config = { ...this.config, wallets: next.wallets };
     this.fee.setWallets(next.wallets);
-    // Miners on removed wallets move back to the main pool; the removed wallets' sessions stay
-    // until idle so that shares already in flight are still answered.
-    for (const m of this.miners) m.refreshFee();
+    // The removed wallets' sessions stay until idle so that shares already in flight are answered.
+    this.refreshFee();
     this.log("info", `fee wallets updated (${this.fee.targets.length})`);
   }
 
-  // ---- MinerHost ----
+  /** Fee wallets or a ratio override changed: every miner takes the new split. */
+  refreshFee(): void {
+    this.runtime?.refreshFee();
+  }
 
-  versionMask(): number {
-    return this.knownMask;
+  // ---- PortContext ----
+
+  mainEndpoint(): Endpoint | null {
+    return this.route.current();
+  }
+
+  mainDown(endpoint: Endpoint, reason: string, healthy: boolean): void {
+    this.route.failed(endpoint, reason, healthy);
+  }
+
+  agentFor(minerAgent: string | null): string {
+    // setting.ra replaces the agent ("core info") every session presents to the pool
+    return this.config.setting.ra.trim() || minerAgent || PROXY_AGENT;
   }
 
   isWalletBanned(wallet: string): boolean {
     return this.deps.isWalletBanned(wallet);
   }
 
-  mainLane(miner: MinerSession): Lane | null {
-    if (this.route.current() === null) return null;
-    if (this.config.mode === ProxyMode.POOL) return this.openPoolMain().leaseFor(miner);
-    const lane = new Lane(this, MAIN, false, "auto", null, miner.agent || null);
-    this.dedicated.add(lane);
-    lane.open();
-    return lane;
+  connectionClosed(ip: string): void {
+    this.connections--;
+    const rec = this.ips.get(ip);
+    if (rec && rec.connections > 0) rec.connections--;
   }
 
-  feeLane(miner: MinerSession, key: string): Lane | null {
-    const target = this.fee.target(key);
-    if (target === undefined || target.endpoint === null) return null;
-    let source = this.feeSources.get(key);
-    if (source === undefined) {
-      source = new SharedSource(this, key, target.user, "x");
-      this.feeSources.set(key, source);
-    }
-    return source.leaseFor(miner);
-  }
-
-  resumeSlot(sessionId: string, current: number): number | null {
-    const r = this.recentSessions.get(sessionId);
-    if (r === undefined || Date.now() - r.at > RESUME_WINDOW_MS) return null;
-    this.recentSessions.delete(sessionId);
-    if (r.slot === current) return current;
-    if ((this.slotUse[r.slot] as number) > 0) return null;
-    this.slotUse[r.slot] = 1;
-    const u = this.slotUse[current] as number;
-    if (u > 0) this.slotUse[current] = u - 1;
-    return r.slot;
-  }
-
-  releaseMiner(miner: MinerSession): void {
-    if (miner.sessionId !== "" && miner.framing === "reframe") {
-      if (this.recentSessions.size >= MAX_RECENT_SESSIONS) {
-        const oldest = this.recentSessions.keys().next().value;
-        if (oldest !== undefined) this.recentSessions.delete(oldest);
-      }
-      this.recentSessions.set(miner.sessionId, { slot: miner.slot, at: Date.now() });
-    }
-    if (this.miners.delete(miner)) {
-      this.connections--;
-      const u = this.slotUse[miner.slot] as number;
-      if (u > 0) this.slotUse[miner.slot] = u - 1;
-      const rec = this.ips.get(miner.ip);
-      if (rec && rec.connections > 0) rec.connections--;
-    }
-    this.poolMain?.release(miner);
-    for (const s of this.feeSources.values()) s.release(miner);
-    if (miner.main && !miner.main.shared) this.dedicated.delete(miner.main);
-  }
-
-  // ---- LaneHost ----
-
-  upstreamOptions(agent: string | null): UpstreamOptions {
-    // setting.ra replaces the agent ("core info") every session presents to the pool
-    const ra = this.config.setting.ra.trim();
-    return {
-      agent: ra || agent || PROXY_AGENT,
-      versionRolling: true,
-      connectTimeoutMs: this.timing.connectTimeoutMs,
-      jobTimeoutMs: this.timing.jobTimeoutMs,
-    };
-  }
-
-  endpointFor(lane: Lane): Endpoint | null {
-    if (lane.target === MAIN) return this.route.current();
-    return this.fee.target(lane.target)?.endpoint ?? null;
-  }
-
-  laneUp(lane: Lane): void {
-    const mask = lane.upstream?.versionMask ?? 0;
-    // An upstream without version rolling is left out of the intersection: its jobs carry mask 0.
-    if (mask !== 0 && (this.knownMask & mask) >>> 0 !== this.knownMask)
-      this.knownMask = (this.knownMask & mask) >>> 0;
-  }
-
-  laneVersionMask(lane: Lane): void {
-    this.laneUp(lane);
-  }
-
-  laneDown(lane: Lane, endpoint: Endpoint, reason: string, healthy: boolean): void {
-    const shared = lane.shared || lane.target !== MAIN;
-    if (shared || !healthy)
-      this.log(
-        "warn",
-        `upstream ${endpointText(endpoint)} (${lane.target === MAIN ? "main" : "fee"}): ${reason}`,
-      );
-    if (lane.target === MAIN) this.route.failed(endpoint, reason, healthy);
-  }
-
-  // ---- internals ----
-
-  private openPoolMain(): SharedSource {
-    if (this.poolMain === null) {
-      const c = this.config;
-      const user = joinUser({ wallet: c.proxy_addr.trim(), name: c.proxy_device.trim() });
-      this.poolMain = new SharedSource(this, MAIN, user, "x");
-    }
-    return this.poolMain;
-  }
-
-  private rehomeMain(reason: string): void {
-    for (const l of this.dedicated) l.rehome(reason);
-    this.poolMain?.rehome(reason);
-  }
-
-  private allocSlot(): number {
-    let best = this.slotCursor;
-    let bestUse = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < SLOTS_PER_SESSION; i++) {
-      const s = (this.slotCursor + i) % SLOTS_PER_SESSION;
-      const use = this.slotUse[s] as number;
-      if (use < bestUse) {
-        best = s;
-        bestUse = use;
-        if (use === 0) break;
-      }
-    }
-    this.slotCursor = (best + 1) % SLOTS_PER_SESSION;
-    this.slotUse[best] = bestUse + 1;
-    return best;
-  }
+  // ---- readings ----
 
   private sweep(): void {
     const now = Date.now();
-    for (const [key, s] of this.feeSources) {
-      s.sweep(now, this.timing.feeIdleMs);
-      if (s.sessions === 0) this.feeSources.delete(key);
-    }
+    this.runtime?.sweep(now);
     for (const [ip, rec] of this.ips)
       if (rec.connections === 0 && now - rec.lastSeen > 24 * 3600_000) this.ips.delete(ip);
   }
@@ -369,16 +248,18 @@ export class ProxyPort implements MinerHost, LaneHost {
     return this.route.onStandby;
   }
 
+  /** Miners logged in (for the forward coin: open connections). */
   get online(): number {
-    let n = 0;
-    for (const m of this.miners) if (m.state === "authorized") n++;
-    return this.isForward ? this.connections : n;
+    return this.runtime?.online ?? this.connections;
+  }
+
+  /** Connections open now, logged in or not. */
+  get connected(): number {
+    return this.connections;
   }
 
   sessionCounts(): { main: number; fee: number } {
-    let fee = 0;
-    for (const s of this.feeSources.values()) fee += s.sessions;
-    return { main: (this.poolMain?.sessions ?? 0) + this.dedicated.size, fee };
+    return this.runtime?.sessionCounts() ?? { main: 0, fee: 0 };
   }
 
   feeView(): PortStatsView["fee"] {

@@ -34,6 +34,9 @@ export const MESSAGES = {
   "lang.proxy.err_occupied": "Port occupied: another program or the web console already uses this port",
   "lang.proxy.err_coin_unsupported":
     "Creation failed because the coin is not supported in this version, update the program",
+  "lang.proxy.err_family":
+    "This coin cannot be proxied yet: its mining protocol is not implemented in this version, so a port for it would not work",
+  "lang.proxy.err_mode_unavailable": "This connection mode is not available for this coin",
   "lang.proxy.err_replace_wallet":
     "Replace wallet: both the wallets to replace and the replacement are required",
   "lang.proxy.err_replace_name":

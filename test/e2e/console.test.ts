@@ -286,6 +286,26 @@ describe("port editor", () => {
     await row(portC).waitFor();
     await shot(page, "09-pool-ports");
   });
+
+  test("a coin whose mining protocol is not implemented is marked and cannot be chosen", async () => {
+    await page.getByTestId("add-port").click();
+    const etc = editor().locator('select[name="currency"] option[value="ETC"]');
+    expect(await etc.isDisabled()).toBe(true);
+    expect(await etc.textContent()).toContain("not available yet");
+    const options = await editor()
+      .locator('select[name="currency"] option')
+      .evaluateAll((os) =>
+        os.map(
+          (o) => `${(o as HTMLOptionElement).value}${(o as HTMLOptionElement).disabled ? " (disabled)" : ""}`,
+        ),
+      );
+    expect(options).toContain("ETC (disabled)");
+    expect(options).toContain("XMR (disabled)");
+    expect(options).toContain("BTC");
+    expect(options).toContain("LTC");
+    await page.keyboard.press("Escape");
+    await editor().waitFor({ state: "detached" });
+  });
 });
 
 describe("pool page actions", () => {

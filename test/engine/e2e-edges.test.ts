@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { ConnectMode, ListenProtocol, ProxyMode } from "../../appliance/domain/port.ts";
+import type { BitcoinRuntime } from "../../appliance/engine/stratum/bitcoin/runtime.ts";
 import {
   makeEngine,
   makePort,
@@ -283,9 +284,9 @@ describe("churn", () => {
       for (const r of reports) expect(r.accepted).toBe(3);
     }
     const running = t.engine.running(port.id);
-    await until(() => running?.miners.size === 0 && pool.connections === 0);
+    await until(() => running?.connected === 0 && pool.connections === 0);
     expect(running?.sessionCounts()).toEqual({ main: 0, fee: 0 });
-    expect(running?.jobs.size).toBe(0);
+    expect((running?.runtime as BitcoinRuntime | undefined)?.jobs.size).toBe(0);
     expect(t.engine.live.workers(port.id).length).toBe(20);
     expect(t.engine.live.deviceStats()).toEqual({ online: 0, offline: 20, total: 20 });
   });
@@ -307,7 +308,7 @@ describe("session resume", () => {
     const [subs, en1] = (first.answer(1)?.result ?? []) as [string[][], string, number];
     const sid = subs[1]?.[1] as string;
     first.close();
-    await until(() => t.engine.running(port.id)?.miners.size === 0);
+    await until(() => t.engine.running(port.id)?.connected === 0);
     // another miner takes the next slot meanwhile
     const other = await RawClient.connect(listen);
     other.request(1, "mining.subscribe", []);

@@ -9,7 +9,7 @@ import {
   parseSubscribeResult,
 } from "../../appliance/engine/stratum/bitcoin/messages.ts";
 import { LineSplitter, lineSink } from "../../appliance/engine/stratum/line-codec.ts";
-import { parseMessage } from "../../appliance/engine/stratum/message.ts";
+import { parseMessage, parsePositional } from "../../appliance/engine/stratum/message.ts";
 
 const enc = new TextEncoder();
 
@@ -71,7 +71,20 @@ describe("parseMessage", () => {
     expect(parseMessage("not json")).toBeNull();
     expect(parseMessage("[1,2]")).toBeNull();
     expect(parseMessage('{"id":{},"method":"x","params":[]}')).toBeNull();
-    expect(parseMessage('{"id":1,"method":"x","params":{}}')).toBeNull();
+    expect(parseMessage('{"id":1,"method":"x","params":"a"}')).toBeNull();
+  });
+
+  test("accepts named params (xmrig's login) and positional-only families refuse them", () => {
+    const login =
+      '{"id":1,"jsonrpc":"2.0","method":"login","params":{"login":"4A","pass":"x","agent":"XMRig/6.21"}}';
+    expect(parseMessage(login)).toEqual({
+      kind: "request",
+      id: 1,
+      method: "login",
+      params: { login: "4A", pass: "x", agent: "XMRig/6.21" },
+    });
+    expect(parsePositional(login)).toBeNull();
+    expect(parsePositional('{"id":1,"method":"mining.subscribe","params":["a"]}')?.kind).toBe("request");
   });
 });
 

@@ -103,6 +103,18 @@ describe("spec §5 rules", () => {
     await expectError({ currency: "NOPECOIN" }, "lang.proxy.err_coin_unsupported");
   });
 
+  test("a coin whose mining protocol is not implemented is refused, not proxied as Bitcoin stratum", async () => {
+    for (const currency of ["ETC", "XMR", "KAS"]) {
+      const res = await expectError({ currency }, "lang.proxy.err_family");
+      expect(res.body.error).toMatchObject({ field: "currency", modes: [] });
+    }
+    const config = (
+      await t.client.get<{ config: Record<string, { modes: number[] }> }>("/api/currency/config")
+    ).body.config;
+    expect(config.BTC?.modes).toEqual([0, 1, 2]);
+    expect(config.ETC?.modes).toEqual([]);
+  });
+
   test("whitespace is stripped from pool addresses and wallets", async () => {
     const res = await create({
       pool_address: " 127.0.0.1: 3333 ",

@@ -157,6 +157,15 @@ describe("import errors (spec §5)", () => {
     expect(await portCount()).toBe(before + 1);
   });
 
+  test("a coin this version cannot proxy (ETC) is ignored like an unknown coin", async () => {
+    const before = await portCount();
+    const res = await upload("p.json", doc([row(), row({ currency: "ETC", category: "eth1hash" })]));
+    expect(res.status).toBe(200);
+    expect(res.body.imported).toBe(1);
+    expect(res.body.ignored).toEqual([expect.objectContaining({ row: 2, key: "lang.import.err_coin" })]);
+    expect(await portCount()).toBe(before + 1);
+  });
+
   test("a JSON file that is not a port export is refused", async () => {
     const res = await upload("p.json", "{ not json");
     expect(res.status).toBe(400);

@@ -4,11 +4,14 @@
  */
 export type StratumId = number | string | null;
 
+/** Positional (Bitcoin, Ethereum) or named (CryptoNote login/submit, Alephium job objects). */
+export type StratumParams = unknown[] | Record<string, unknown>;
+
 export interface StratumRequest {
   kind: "request";
   id: StratumId;
   method: string;
-  params: unknown[];
+  params: StratumParams;
 }
 
 export interface StratumResponse {
@@ -35,14 +38,24 @@ export function parseMessage(line: string): StratumMessage | null {
   const sid: StratumId = id === undefined ? null : (id as StratumId);
   if (typeof o.method === "string") {
     const params = o.params === undefined ? [] : o.params;
-    if (!Array.isArray(params)) return null;
-    return { kind: "request", id: sid, method: o.method, params };
+    if (params === null || typeof params !== "object") return null;
+    return { kind: "request", id: sid, method: o.method, params: params as StratumParams };
   }
   if ("result" in o || "error" in o) return { kind: "response", id: sid, result: o.result, error: o.error };
   return null;
 }
 
-export const requestLine = (id: StratumId, method: string, params: unknown[]): string =>
+/** A message of a family whose params are always positional (Bitcoin stratum and its kin). */
+export type PositionalMessage = StratumResponse | (StratumRequest & { params: unknown[] });
+
+/** parseMessage for positional families: named params make the line malformed for them. */
+export function parsePositional(line: string): PositionalMessage | null {
+  const m = parseMessage(line);
+  if (m === null || (m.kind === "request" && !Array.isArray(m.params))) return null;
+  return m as PositionalMessage;
+}
+
+export const requestLine = (id: StratumId, method: string, params: StratumParams): string =>
   `${JSON.stringify({ id, method, params })}\n`;
 
 export const resultLine = (id: StratumId, result: unknown): string =>

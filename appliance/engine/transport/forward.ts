@@ -12,6 +12,7 @@ const MAX_BUFFERED = 1024 * 1024;
 
 interface Pair {
   client: ByteSocket;
+  ip: string;
   upstream: Socket<undefined> | null;
   toUpstream: Uint8Array[];
   buffered: number;
@@ -19,9 +20,9 @@ interface Pair {
 }
 
 export interface ForwardHooks {
+  /** counts the connection when it returns true */
   admit(ip: string): boolean;
-  opened(): void;
-  closed(): void;
+  closed(ip: string): void;
   log(message: string): void;
 }
 
@@ -38,15 +39,13 @@ export function startForward(
     p.closed = true;
     p.client.end();
     p.upstream?.end();
-    hooks.closed();
+    hooks.closed(p.ip);
   };
   const connection: ConnectionHooks<Pair> = {
     open: (client, ip) => {
-      if (!hooks.admit(ip)) return null;
       const ep = target();
-      if (ep === null) return null;
-      const p: Pair = { client, upstream: null, toUpstream: [], buffered: 0, closed: false };
-      hooks.opened();
+      if (ep === null || !hooks.admit(ip)) return null;
+      const p: Pair = { client, ip, upstream: null, toUpstream: [], buffered: 0, closed: false };
       const attach = (u: Socket<undefined>) => {
         if (p.closed) {
           u.end();

@@ -4,7 +4,7 @@ import type { AppContext } from "../app-context.ts";
 import { parseBody, parseWith, readJson } from "../body.ts";
 import { ApiError, badRequest } from "../errors.ts";
 import type { Route } from "../router.ts";
-import { normalizePort, portSchema, UnsupportedCoin } from "../schemas/port.ts";
+import { NotOffered, normalizePort, portSchema, UnsupportedCoin } from "../schemas/port.ts";
 import { checkPortNumber, notQueuing, portOr404 } from "./port-guards.ts";
 
 /** The list/detail item of spec §7: server fields, wallets, stat, setting, plus the run state. */
@@ -20,6 +20,11 @@ function validate(body: unknown, creating: boolean) {
   } catch (err) {
     if (err instanceof UnsupportedCoin)
       throw badRequest("lang.proxy.err_coin_unsupported", { field: "currency" });
+    if (err instanceof NotOffered)
+      throw badRequest(err.key, {
+        field: err.key === "lang.proxy.err_family" ? "currency" : "mode",
+        ...err.detail,
+      });
     throw err;
   }
 }

@@ -14,7 +14,7 @@ import { ApiError, badRequest } from "../errors.ts";
 import type { MessageKey } from "../messages.ts";
 import { MESSAGES } from "../messages.ts";
 import type { Route } from "../router.ts";
-import { normalizePort, portSchema, UnsupportedCoin } from "../schemas/port.ts";
+import { NotOffered, normalizePort, portSchema, UnsupportedCoin } from "../schemas/port.ts";
 import { checkPortNumber } from "./port-guards.ts";
 
 interface RowProblem {
@@ -81,7 +81,10 @@ function validateRow(
   try {
     input = normalizePort(parsed.data, { creating: true });
   } catch (err) {
-    if (err instanceof UnsupportedCoin) return "ignored";
+    // a coin this version cannot proxy is left out, as the spec does for unknown coins
+    if (err instanceof UnsupportedCoin || (err instanceof NotOffered && err.key === "lang.proxy.err_family"))
+      return "ignored";
+    if (err instanceof NotOffered) return problem(row, err.key, "mode");
     throw err;
   }
   if (seen.has(input.port)) return problem(row, "lang.import.err_duplicate", "port");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { familyOf, modesOf } from "../../catalog/categories.ts";
 import { categoryOf } from "../../catalog/currencies.ts";
 import {
   ConnectMode,
@@ -155,6 +156,16 @@ function lines(s: string): string[] {
 
 export class UnsupportedCoin extends Error {}
 
+/** The catalogue lists the coin but its protocol family or the chosen mode is not implemented. */
+export class NotOffered extends Error {
+  constructor(
+    readonly key: "lang.proxy.err_family" | "lang.proxy.err_mode_unavailable",
+    readonly detail: { category: string; family: string; modes: readonly number[] },
+  ) {
+    super(key);
+  }
+}
+
 /**
  * Turns a validated body into what is stored: the catalogue's category, mode side effects of spec §4,
  * the nginx coin's reduced field set, and (on create) zero-percent rows dropped except the first.
@@ -162,6 +173,12 @@ export class UnsupportedCoin extends Error {}
 export function normalizePort(p: PortBody, opts: { creating: boolean }): PortInput {
   const category = categoryOf(p.currency);
   if (!category) throw new UnsupportedCoin(p.currency);
+  const modes = modesOf(category);
+  const detail = { category, family: familyOf(category), modes };
+  if (modes.length === 0) throw new NotOffered("lang.proxy.err_family", detail);
+  // the NGINX coin has no connection mode: it is stored as Efficient whatever was sent
+  if (category !== "nginx" && !modes.includes(p.mode))
+    throw new NotOffered("lang.proxy.err_mode_unavailable", detail);
   const setting: PortSetting = { ...p.setting, sd: lines(p.setting.sd).join("\n"), port: p.port };
   const base = {
     ...p,

@@ -134,10 +134,10 @@ export async function occupySlots(
 ): Promise<RawClient[]> {
   const running = t.engine.running(port.id);
   if (running === undefined) throw new Error(`port ${port.id} is not running`);
-  const before = running.miners.size;
+  const before = running.connected;
   const clients: RawClient[] = [];
   for (let i = 0; i < count; i++) clients.push(await RawClient.connect(listenPort));
-  await until(() => running.miners.size >= before + count);
+  await until(() => running.connected >= before + count);
   return clients;
 }
 

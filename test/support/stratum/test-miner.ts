@@ -16,7 +16,7 @@ import {
 } from "../../../appliance/engine/stratum/bitcoin/messages.ts";
 import { Method } from "../../../appliance/engine/stratum/bitcoin/methods.ts";
 import { LineSplitter, lineSink } from "../../../appliance/engine/stratum/line-codec.ts";
-import { parseMessage, requestLine } from "../../../appliance/engine/stratum/message.ts";
+import { parsePositional, requestLine } from "../../../appliance/engine/stratum/message.ts";
 import {
   algorithmFor,
   headerOf,
@@ -208,7 +208,7 @@ export class TestMiner {
 
   private onLine(line: string): void {
     if (this.stopped) return;
-    const m = parseMessage(line);
+    const m = parsePositional(line);
     if (m === null) return;
     if (m.kind === "response") {
       if (m.id === SUBSCRIBE_ID) {

@@ -17,7 +17,7 @@ import { Method } from "../../../appliance/engine/stratum/bitcoin/methods.ts";
 import { LineSplitter, lineSink } from "../../../appliance/engine/stratum/line-codec.ts";
 import {
   errorLine,
-  parseMessage,
+  parsePositional,
   requestLine,
   resultLine,
 } from "../../../appliance/engine/stratum/message.ts";
@@ -267,7 +267,7 @@ export class TestPool {
   }
 
   private onLine(s: Socket<PoolConn>, c: PoolConn, line: string): void {
-    const m = parseMessage(line);
+    const m = parsePositional(line);
     if (m === null || m.kind !== "request") {
       s.end();
       return;

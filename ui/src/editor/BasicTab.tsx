@@ -1,5 +1,5 @@
 import { Field } from "../components/Field.tsx";
-import { coinLabel, visibleCoins } from "../lib/coins.ts";
+import { coinLabel, notOffered, visibleCoins } from "../lib/coins.ts";
 import { t } from "../lib/i18n.ts";
 import { LISTEN_CHOICES, type ListenChoice, NGINX } from "../lib/port-form.ts";
 import { currency } from "../lib/session.ts";
@@ -50,11 +50,17 @@ export function BasicTab({ form, set, errors }: TabProps) {
         >
           <option value="">{t("editor.choose_coin")}</option>
           {visibleCoins(cfg).map((c) => (
-            <option key={c} value={c}>
+            <option key={c} value={c} disabled={notOffered(cfg[c])}>
               {coinLabel(c, t("lang.coin.nginx"))}
+              {notOffered(cfg[c]) ? ` — ${t("coin.not_available")}` : ""}
             </option>
           ))}
         </select>
+        {notOffered(cfg[form.currency]) && (
+          <p role="alert" class="mt-1 text-xs text-warn">
+            {t("lang.proxy.err_family")}
+          </p>
+        )}
       </Field>
       <Field label={t("port.protocol")}>
         <select
@@ -83,7 +89,9 @@ export function BasicTab({ form, set, errors }: TabProps) {
           onInput={(e) => set({ limit_connections: e.currentTarget.value })}
         />
       </Field>
-      {!nginx && <ModePicker form={form} set={set} errors={errors} />}
+      {!nginx && (
+        <ModePicker form={form} set={set} errors={errors} offered={cfg[form.currency]?.modes ?? null} />
+      )}
     </div>
   );
 }

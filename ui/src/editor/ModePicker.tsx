@@ -5,8 +5,12 @@ import { errorFor, type TabProps } from "./types.ts";
 
 const MODES = ["mode.efficient", "mode.compatible", "mode.pool"];
 
-/** Connection mode: Efficient (0), Compatible (1, warning), Pool (2, unified wallet and device required). */
-export function ModePicker({ form, set, errors }: TabProps) {
+/**
+ * Connection mode: Efficient (0), Compatible (1, warning), Pool (2, unified wallet and device required).
+ * A mode the chosen coin's protocol family does not implement is shown disabled (`offered`).
+ */
+export function ModePicker({ form, set, errors, offered }: TabProps & { offered: number[] | null }) {
+  const available = (code: number) => offered === null || offered.includes(code);
   const err = (f: string) => {
     const k = errorFor(errors, f);
     return k ? t(k) : null;
@@ -22,13 +26,20 @@ export function ModePicker({ form, set, errors }: TabProps) {
               name="mode"
               value={code}
               checked={form.mode === code}
+              disabled={!available(code)}
               onChange={() => set({ mode: code })}
             />
             {t(key)}
+            {!available(code) && <span class="text-xs text-mute"> ({t("coin.not_available")})</span>}
           </label>
         ))}
       </div>
       <p class="mt-1 text-xs text-mute">{t(`${MODES[form.mode]}_hint`)}</p>
+      {err("mode") && (
+        <p role="alert" class="mt-1 text-xs text-warn">
+          {err("mode")}
+        </p>
+      )}
       {form.mode === 1 && (
         <p role="alert" class="mt-1 text-xs text-warn">
           {t("mode.compatible_warning")}

@@ -6,7 +6,12 @@ export interface CurrencyInfo {
   label?: string;
   /** message keys of advisory notes */
   notes?: string[];
+  /** the connection modes a port for this coin may use; empty: its mining protocol is not implemented */
+  modes?: number[];
 }
+
+/** A coin the server lists but cannot proxy yet (its protocol family is not implemented). */
+export const notOffered = (info: CurrencyInfo | undefined): boolean => info?.modes?.length === 0;
 export type CurrencyConfig = Record<string, CurrencyInfo>;
 
 export const COIN_ORDER = [

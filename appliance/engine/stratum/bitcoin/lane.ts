@@ -3,10 +3,10 @@
  * miners currently mining on it. It reconnects on its own with backoff, re-authorizes its users on
  * every new session, turns pool jobs into port-unique Jobs and hands them to its miners.
  */
-import type { LogLevel } from "../domain/engine.ts";
+import type { LogLevel } from "../../../domain/engine.ts";
+import type { Endpoint } from "../../transport/endpoint.ts";
 import { type Framing, MAX_NTIME_ROLL, padFor, REFRAME_MIN_EXTRANONCE2 } from "./framing.ts";
 import { JOBS_PER_LANE, type Job, type JobTable, jobsPerSharedLane } from "./job.ts";
-import type { Endpoint } from "./transport/endpoint.ts";
 import { Upstream, type UpstreamHandler, type UpstreamJob, type UpstreamOptions } from "./upstream.ts";
 
 /** A miner as a lane sees it. */

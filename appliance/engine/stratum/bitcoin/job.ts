@@ -2,9 +2,10 @@
  * Job: what the proxy sent a miner, under a proxy job id unique on the port, so that ids of
  * different upstreams never collide and a late share finds the session that issued its job.
  */
+
+import { requestLine } from "../message.ts";
 import type { Framing } from "./framing.ts";
-import { Method } from "./stratum/bitcoin/methods.ts";
-import { requestLine } from "./stratum/message.ts";
+import { Method } from "./methods.ts";
 import type { Upstream, UpstreamJob } from "./upstream.ts";
 
 /**

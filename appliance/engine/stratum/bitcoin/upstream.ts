@@ -4,7 +4,13 @@
  * It knows nothing of miners; its owner (a Lane) decides what to do with jobs and closures.
  */
 import type { Socket, SocketHandler } from "bun";
-import { ErrorCode, readPoolError, StratumError } from "./stratum/bitcoin/errors.ts";
+import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
+import { LineWriter } from "../../transport/line-writer.ts";
+import { PROXY_AGENT } from "../agent.ts";
+import { intern, LineCache } from "../intern.ts";
+import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
+import { parsePositional, requestLine, resultLine, type StratumId } from "../message.ts";
+import { ErrorCode, readPoolError, StratumError } from "./errors.ts";
 import {
   type Notify,
   parseConfigureResult,
@@ -14,15 +20,8 @@ import {
   parseSetExtranonce,
   parseSubscribeResult,
   parseVersionMask,
-} from "./stratum/bitcoin/messages.ts";
-import { BIP320_MASK, Method } from "./stratum/bitcoin/methods.ts";
-import { intern, LineCache } from "./stratum/intern.ts";
-import { LineSplitter, MAX_LINE_BYTES } from "./stratum/line-codec.ts";
-import { parseMessage, requestLine, resultLine, type StratumId } from "./stratum/message.ts";
-import { type Endpoint, endpointText } from "./transport/endpoint.ts";
-import { LineWriter } from "./transport/line-writer.ts";
-
-export const PROXY_AGENT = "pithead/0.1";
+} from "./messages.ts";
+import { BIP320_MASK, Method } from "./methods.ts";
 
 export type UpstreamState = "connecting" | "subscribing" | "ready" | "closed";
 
@@ -271,7 +270,7 @@ export class Upstream {
       this.onNotify(known);
       return;
     }
-    const m = parseMessage(line);
+    const m = parsePositional(line);
     if (m === null) {
       this.close("malformed line from pool");
       return;

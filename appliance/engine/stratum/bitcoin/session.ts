@@ -4,35 +4,28 @@
  * proxy can, and sends shares to the upstream that issued their job. Errors on the share path are
  * returned as data and answered as stratum errors; only the connection edge closes sockets.
  */
-import type { EngineTiming, LogLevel } from "../domain/engine.ts";
-import { type Port, ProxyMode } from "../domain/port.ts";
-import type { DeviceRecord, DeviceRegistry, ShareOutcome } from "../stats/device-registry.ts";
-import { MAIN, type WorkSplit } from "../stats/work-split.ts";
-import type { FeeSeat } from "./fee/fee-group.ts";
-import type { FeeScheduler } from "./fee/scheduler.ts";
+import type { EngineTiming, LogLevel } from "../../../domain/engine.ts";
+import type { Port } from "../../../domain/port.ts";
+import type { DeviceRecord, DeviceRegistry, ShareOutcome } from "../../../stats/device-registry.ts";
+import { MAIN, type WorkSplit } from "../../../stats/work-split.ts";
+import type { FeeSeat } from "../../fee/fee-group.ts";
+import type { FeeScheduler } from "../../fee/scheduler.ts";
+import { chooseFeeMode, type FeeMode, type ModeStrategy } from "../../modes/mode.ts";
+import { joinUser, rewriteIdentity, splitUser } from "../../rewrite.ts";
+import { type ByteSocket, type LineSink, LineWriter } from "../../transport/line-writer.ts";
+import type { MinerConnection } from "../family.ts";
+import { intern } from "../intern.ts";
+import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
+import { errorLine, parsePositional, requestLine, resultLine, type StratumId } from "../message.ts";
+import { ErrorCode, StratumError } from "./errors.ts";
 import { type Framing, MINER_EXTRANONCE2_BYTES, slotHex } from "./framing.ts";
 import type { Job, JobTable } from "./job.ts";
 import type { Lane, LaneMiner } from "./lane.ts";
-import { joinUser, rewriteIdentity, splitUser } from "./rewrite.ts";
-import { ErrorCode, StratumError } from "./stratum/bitcoin/errors.ts";
-import {
-  parseAuthorize,
-  parseConfigure,
-  parseDifficulty,
-  parseSubmit,
-  parseSubscribe,
-} from "./stratum/bitcoin/messages.ts";
-import { BIP320_MASK, Method } from "./stratum/bitcoin/methods.ts";
-import { intern } from "./stratum/intern.ts";
-import { LineSplitter, MAX_LINE_BYTES } from "./stratum/line-codec.ts";
-import { errorLine, parseMessage, requestLine, resultLine, type StratumId } from "./stratum/message.ts";
-import { type ByteSocket, type LineSink, LineWriter } from "./transport/line-writer.ts";
+import { parseAuthorize, parseConfigure, parseDifficulty, parseSubmit, parseSubscribe } from "./messages.ts";
+import { BIP320_MASK, Method } from "./methods.ts";
 import type { ShareTicket, Upstream, UpstreamJob } from "./upstream.ts";
 
 export type MinerState = "connected" | "subscribed" | "authorized" | "closed";
-
-/** How fee is taken from this miner: by moving it between sources, or per share on its own session. */
-export type FeeMode = "switch" | "share";
 
 /** Malformed lines or unknown methods tolerated before the connection is closed. */
 export const MAX_STRIKES = 20;
@@ -44,6 +37,7 @@ export interface MinerHost {
   readonly config: Port;
   readonly category: string;
   readonly factor: number;
+  readonly mode: ModeStrategy;
   readonly jobs: JobTable;
   readonly registry: DeviceRegistry;
   readonly fee: FeeScheduler;
@@ -51,7 +45,7 @@ export interface MinerHost {
   versionMask(): number;
   isWalletBanned(wallet: string): boolean;
   log(level: LogLevel, message: string): void;
-  /** Efficient/Compatible: a dedicated lane; Pool: this miner's slot on a shared main lane. */
+  /** A dedicated lane, or this miner's slot on a shared main lane (the mode decides). */
   mainLane(miner: MinerSession): Lane | null;
   /** The lane of a fee target holding this miner's slot (opened on demand). */
   feeLane(miner: MinerSession, key: string): Lane | null;
@@ -92,7 +86,7 @@ const popcount = (n: number): number => {
   return c;
 };
 
-export class MinerSession implements LaneMiner {
+export class MinerSession implements LaneMiner, MinerConnection {
   readonly id = nextMinerId++;
   state: MinerState = "connected";
   agent = "";
@@ -151,6 +145,14 @@ export class MinerSession implements LaneMiner {
     this.loginTimer = setTimeout(() => this.close("login timeout"), host.timing.loginTimeoutMs);
   }
 
+  onData(chunk: Uint8Array): void {
+    this.splitter.push(chunk);
+  }
+
+  onDrain(): void {
+    this.writer.drain();
+  }
+
   get device(): DeviceRecord | null {
     return this.primary?.device ?? null;
   }
@@ -206,29 +208,30 @@ export class MinerSession implements LaneMiner {
   }
 
   private handle(line: string): Promise<void> | undefined {
-    const m = parseMessage(line);
+    const m = parsePositional(line);
     if (m === null) {
       this.strike(null, new StratumError(ErrorCode.OTHER, "malformed JSON"));
       return;
     }
     if (m.kind === "response") return; // answers to our pings, nothing to do
+    const params = m.params;
     switch (m.method) {
       case Method.CONFIGURE:
-        this.configure(m.id, m.params);
+        this.configure(m.id, params);
         return;
       case Method.SUBSCRIBE:
-        return this.subscribe(m.id, m.params);
+        return this.subscribe(m.id, params);
       case Method.EXTRANONCE_SUBSCRIBE:
         this.extranonceSubscribed = true;
         this.out.write(resultLine(m.id, true));
         return;
       case Method.AUTHORIZE:
-        return this.authorize(m.id, m.params);
+        return this.authorize(m.id, params);
       case Method.SUBMIT:
-        this.submit(m.id, m.params);
+        this.submit(m.id, params);
         return;
       case Method.SUGGEST_DIFFICULTY: {
-        const d = parseDifficulty(m.method, m.params);
+        const d = parseDifficulty(m.method, params);
         if (!(d instanceof StratumError) && this.main !== null && !this.main.shared)
           this.main.upstream?.suggestDifficulty(d);
         this.out.write(resultLine(m.id, true));
@@ -375,23 +378,16 @@ export class MinerSession implements LaneMiner {
     this.state = "authorized";
     if (this.loginTimer) clearTimeout(this.loginTimer);
     this.loginTimer = null;
-    this.chooseFeeMode(config);
+    this.feeMode = chooseFeeMode(
+      this.host.mode,
+      this.framing === "reframe",
+      this.ip,
+      this.host.fee.targets.length > 0,
+      (level, message) => this.host.log(level, message),
+    );
     this.seat = this.host.fee.seat(device, this);
     this.refreshFee();
     this.moveTo(lane, MAIN);
-  }
-
-  /** Decides, once per session, how fee is taken (design.md: Efficient falls back to Compatible). */
-  private chooseFeeMode(config: Port): void {
-    if (config.mode === ProxyMode.COMPATIBLE) this.feeMode = "share";
-    else if (this.framing === "passthrough") {
-      this.feeMode = "share";
-      if (this.host.fee.targets.length > 0)
-        this.host.log(
-          "info",
-          `miner ${this.ip}: cannot be switched between pools (small extranonce2); using Compatible fee`,
-        );
-    } else this.feeMode = "switch";
   }
 
   /** Fee wallets changed (or the miner just logged in): authorize fee workers where the mode needs them. */

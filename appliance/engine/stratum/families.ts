@@ -1,0 +1,16 @@
+/**
+ * The families the engine implements, by the catalogue's family name. A category whose family is
+ * absent here is refused by the API and marked in the console (catalogue: modesOf), never served as
+ * Bitcoin stratum. Adding a family: its folder, one line here, its modes in the catalogue.
+ */
+import { type FamilyName, familyOf, isCategory } from "../../catalog/categories.ts";
+import { BITCOIN } from "./bitcoin/index.ts";
+import type { Family } from "./family.ts";
+
+export const IMPLEMENTED: Partial<Record<FamilyName, Family>> = {
+  bitcoin: BITCOIN,
+};
+
+export function familyFor(category: string): Family | null {
+  return isCategory(category) ? (IMPLEMENTED[familyOf(category)] ?? null) : null;
+}

@@ -1,0 +1,39 @@
+import { describe, expect, test } from "bun:test";
+import { CATEGORIES, familyOf, modesOf } from "../../appliance/catalog/categories.ts";
+import { familyFor } from "../../appliance/engine/stratum/families.ts";
+import { makeEngine, makePort } from "../support/stratum/port-fixture.ts";
+
+describe("the catalogue offers exactly what the engine implements", () => {
+  test("every category with modes has a family in the engine with those modes, and no other does", () => {
+    for (const category of CATEGORIES) {
+      if (category === "nginx") continue; // the forward coin is a relay, not a stratum family
+      const family = familyFor(category);
+      expect({ category, modes: [...(family?.modes ?? [])] as number[] }).toEqual({
+        category,
+        modes: [...modesOf(category)],
+      });
+    }
+  });
+
+  test("only the Bitcoin family runs today; Ethereum and RandomX coins are refused, not spoken to in Bitcoin stratum", () => {
+    expect(familyFor("sha256")?.name).toBe("bitcoin");
+    expect(familyFor("scrypt")?.name).toBe("bitcoin");
+    for (const c of ["ethhash", "randomx", "kheavyhash", "blake3", "zksnark"] as const) {
+      expect(familyOf(c)).not.toBe("bitcoin");
+      expect(familyFor(c)).toBeNull();
+      expect(modesOf(c)).toEqual([]);
+    }
+  });
+});
+
+describe("a stored port of a coin without its family", () => {
+  test("is not started and the log says why (an ETC miner is never answered in Bitcoin stratum)", async () => {
+    const t = makeEngine();
+    const port = makePort({ pool_address: "127.0.0.1:1", currency: "ETC", category: "eth1hash" });
+    await expect(t.engine.apply(port)).rejects.toThrow("the eth1hash protocol family is not implemented");
+    expect(t.engine.runState(port.id)).toBe("closed");
+    expect(t.engine.running(port.id)).toBeUndefined();
+    expect(t.logs).toContain(`error ${port.id} not started: the eth1hash protocol family is not implemented`);
+    await t.engine.shutdown();
+  });
+});
