@@ -1,6 +1,6 @@
 /**
- * Difficulty and target arithmetic (protocols.md §A): diff-1 targets per algorithm, the hashes one
- * unit of difficulty stands for, and conversions between a hash and the difficulty it meets.
+ * Difficulty and target arithmetic (protocols.md §A): diff-1 targets per algorithm and conversions
+ * between a hash and the difficulty it meets. Work per difficulty is the catalogue's hash factor.
  */
 
 const MAX_TARGET = (1n << 256n) - 1n;
@@ -13,25 +13,6 @@ export type PowAlgorithm = "sha256d" | "scrypt";
 
 export function diff1Target(category: string): bigint {
   return category === "scrypt" ? SCRYPT_DIFF1 : SHA256_DIFF1;
-}
-
-/**
- * Hashes one unit of stratum difficulty stands for, by spec category. Fee accounting multiplies
- * accepted difficulty by this so that work from different coins and pools is comparable.
- */
-export function hashesPerDifficulty(category: string): number {
-  switch (category) {
-    case "scrypt":
-      return 65536;
-    case "lbry":
-      return 2 ** 24;
-    case "keccak":
-      return 128;
-    case "sha256":
-      return 2 ** 48 / 0xffff;
-    default:
-      return 2 ** 32;
-  }
 }
 
 const SCALE = 2n ** 64n;
