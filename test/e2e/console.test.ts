@@ -5,10 +5,12 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import * as XLSX from "@e965/xlsx";
 import forge from "node-forge";
 import type { Browser, Page } from "playwright-core";
+import { FEE_AUDIT_COLUMNS } from "../../appliance/io/fee-audit.ts";
 import { TestMiner } from "../support/stratum/test-miner.ts";
 import { TestPool } from "../support/stratum/test-pool.ts";
 import {
@@ -367,7 +369,7 @@ describe("pool page actions", () => {
     await page.waitForURL(/\/system\/index\/portinside\?id=\d+$/);
     await page.getByTestId("port-inside").waitFor();
     await page.getByText("No devices on this port").waitFor();
-    await page.getByTestId("fee-summary").getByText("Fee configured").waitFor();
+    await page.getByTestId("fee-summary").getByText("Fee configured").first().waitFor();
     for (const tab of ["Wallets", "Connection log", "Port log"])
       await page.getByRole("tab", { name: tab }).click();
     await page.getByTestId("port-log").waitFor();
@@ -414,6 +416,49 @@ describe("pool page actions", () => {
     await w.getByText("port ratio").waitFor();
     miner.stop();
     miner = null;
+  });
+
+  test("port inside: fee target and gap per wallet; the fee audit downloads as CSV and xlsx", async () => {
+    const summary = page.getByTestId("fee-summary");
+    await summary.getByText("Fee target").first().waitFor();
+    await summary.getByText("Fee gap").first().waitFor();
+    await summary.getByText("achieved − target").waitFor();
+    const wallets = page.getByTestId("fee-wallets");
+    await wallets
+      .getByRole("row", { name: /Whole port/ })
+      .getByText("2.5%")
+      .first()
+      .waitFor();
+    await wallets
+      .getByRole("row", { name: /bc1qfeewallet/ })
+      .getByText(/^[+−]\d+\.\d{3} pp$/)
+      .waitFor();
+    await shot(page, "11d-fee-audit");
+    const audit = page.getByTestId("fee-audit");
+    await audit.getByLabel("Range").selectOption("7d");
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const header: string[] = [...FEE_AUDIT_COLUMNS];
+    for (const [button, ext] of [
+      ["CSV", "csv"],
+      ["Excel (xlsx)", "xlsx"],
+    ] as const) {
+      const dl = page.waitForEvent("download");
+      await audit.getByRole("button", { name: button }).click();
+      const file = await dl;
+      const day = "\\d{4}-\\d\\d-\\d\\d";
+      expect(file.suggestedFilename()).toMatch(
+        new RegExp(`^pithead-fee-audit-${portA}-${day}-${day}\\.${ext}$`),
+      );
+      const path = join(ARTIFACTS, `fee-audit.${ext}`);
+      await file.saveAs(path);
+      if (ext === "csv") expect(readFileSync(path, "utf8").split("\r\n")[0]).toBe(header.join(","));
+      else {
+        const book = XLSX.read(readFileSync(path), { type: "buffer" });
+        const sheet = book.Sheets[book.SheetNames[0] as string] as XLSX.WorkSheet;
+        expect(XLSX.utils.sheet_to_json<string[]>(sheet, { header: 1 })[0]).toEqual(header);
+      }
+    }
+    await expectToast(page, "Fee audit downloaded");
   });
 
   test("sorting and page size of the port table", async () => {

@@ -1,7 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { coinLabel, coinNotes, visibleCoins } from "../../../ui/src/lib/coins.ts";
-import { formatBytes, formatDuration, formatHashrate, formatPercent } from "../../../ui/src/lib/format.ts";
+import {
+  formatBytes,
+  formatDuration,
+  formatHashrate,
+  formatPercent,
+  formatPoints,
+} from "../../../ui/src/lib/format.ts";
 import { derivedKey } from "../../../ui/src/lib/md5-key.ts";
 import type { PortItem } from "../../../ui/src/lib/port-types.ts";
 import { coinActivity, coinCounts, filterCoins, paginate, sortPorts } from "../../../ui/src/lib/ports.ts";
@@ -24,6 +30,12 @@ describe("format (spec §9)", () => {
   test("bytes and percent", () => {
     expect(formatBytes(1536)).toBe("1.50 KB");
     expect(formatPercent(0.0125)).toBe("1.25%");
+  });
+  test("a gap in percentage points, signed, three decimals", () => {
+    expect(formatPoints(0.0005)).toBe("+0.050");
+    expect(formatPoints(-0.00018)).toBe("−0.018");
+    expect(formatPoints(0)).toBe("+0.000");
+    expect(formatPoints(Number.NaN)).toBe("+0.000");
   });
 });
 

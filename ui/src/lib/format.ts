@@ -66,3 +66,9 @@ export function formatTime(value: string | number | null | undefined): string {
   const p = (n: number) => String(n).padStart(2, "0");
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }
+
+/** A gap between two ratios in percentage points, signed, three decimals (0.0005 → "+0.050"). */
+export function formatPoints(gap: number): string {
+  const v = Number.isFinite(gap) ? gap * 100 : 0;
+  return `${v < 0 ? "−" : "+"}${Math.abs(v).toFixed(3)}`;
+}
