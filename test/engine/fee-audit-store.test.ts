@@ -1,11 +1,13 @@
 import { Database } from "bun:sqlite";
 import { afterEach, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
+import * as XLSX from "@e965/xlsx";
 import type { Port } from "../../appliance/domain/port.ts";
 import { feeKey } from "../../appliance/engine/fee/targets.ts";
 import { encodeCsv } from "../../appliance/io/csv.ts";
 import { FEE_AUDIT_COLUMNS, feeAuditTable } from "../../appliance/io/fee-audit.ts";
 import { DeviceRegistry } from "../../appliance/stats/device-registry.ts";
+import { exportFeeAudit } from "../../appliance/stats/fee-audit-export.ts";
 import { readFeeAudit } from "../../appliance/stats/fee-audit-store.ts";
 import { SeriesStore } from "../../appliance/stats/series-store.ts";
 import { targetsInForce } from "../../appliance/stats/targets-in-force.ts";
@@ -143,6 +145,58 @@ describe("fee audit store", () => {
     const again = new Database(file, { readonly: true });
     expect(readFeeAudit(again, port.id, H0, H0)[0]?.acceptedWork).toBe(7);
     again.close();
+  });
+});
+
+describe("export worker", () => {
+  test("a month of eleven targets as xlsx is built off the main thread, which keeps turning", async () => {
+    const port = makePort({ pool_address: "main.pool:1" });
+    const r = rig(port);
+    const insert = r.db.prepare("INSERT INTO fee_audit_hour VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    const HOURS = 31 * 24 + 1;
+    r.db.transaction(() => {
+      for (let h = 0; h < HOURS; h++)
+        for (let k = 0; k <= 10; k++)
+          insert.run(
+            port.id,
+            H0 + h,
+            k === 0 ? "main" : `${k}|bc1q${k}|fee|pool:${k}|0`,
+            k || null,
+            k ? `bc1q${k}` : "",
+            k ? "fee" : "",
+            `pool:${k}`,
+            0.01,
+            0.01,
+            1e15 + h,
+            1e9,
+            100,
+            1,
+          );
+    })();
+    let last = performance.now();
+    let longest = 0;
+    const beat = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 1);
+    const bytes = await exportFeeAudit({
+      dbFile: r.db.filename,
+      portId: port.id,
+      fromHour: H0,
+      toHour: H0 + HOURS,
+      format: "xlsx",
+    });
+    await Bun.sleep(10); // let the beat see a pause that ended with the export
+    clearInterval(beat);
+    const book = XLSX.read(bytes, { type: "array" });
+    const sheet = book.Sheets[book.SheetNames[0] as string] as XLSX.WorkSheet;
+    // header, every hour of every target, one total per target
+    expect(XLSX.utils.sheet_to_json(sheet, { header: 1 }).length).toBe(1 + HOURS * 11 + 11);
+    // Built on the main thread this workbook holds it 150–230 ms on a 2-core box; from the worker the
+    // longest pause measured is 5–7 ms (starting the worker).
+    expect(longest).toBeLessThan(100);
+    r.db.close();
   });
 });
 
