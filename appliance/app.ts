@@ -5,6 +5,7 @@ import { CaptchaService } from "./auth/captcha.ts";
 import { randomCaptchaCode } from "./auth/captcha-image.ts";
 import { LoginKey } from "./auth/login-key.ts";
 import { LoginThrottle } from "./auth/login-throttle.ts";
+import { MachineTokens } from "./auth/machine-tokens.ts";
 import { TokenService } from "./auth/tokens.ts";
 import type { Config } from "./config.ts";
 import type { EngineControl } from "./domain/engine.ts";
@@ -36,6 +37,8 @@ export interface Foundation {
   favourites: FavouriteStore;
   admin: AdminStore;
   account: AccountService;
+  /** the group-control and metrics tokens */
+  machines: MachineTokens;
   certificates: CertificateService;
 }
 
@@ -43,6 +46,7 @@ export function openFoundation(config: Config): Foundation {
   const db = openDatabase(config.dataDir);
   const admin = new AdminStore(db);
   const settings = new SettingsStore(db);
+  const machines = new MachineTokens(settings);
   return {
     db,
     ports: new PortStore(db),
@@ -53,7 +57,8 @@ export function openFoundation(config: Config): Foundation {
     ratios: new RatioStore(db),
     favourites: new FavouriteStore(db),
     admin,
-    account: new AccountService(admin, config.dataDir),
+    account: new AccountService(admin, config.dataDir, machines),
+    machines,
     certificates: new CertificateService(settings),
   };
 }

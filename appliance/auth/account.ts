@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AdminStore } from "../store/admin.ts";
+import type { MachineTokens } from "./machine-tokens.ts";
 
 export const ADMIN_USERNAME = "admin";
 export const INITIAL_PASSWORD_FILE = "initial-password";
@@ -25,6 +26,7 @@ export class AccountService {
   constructor(
     private readonly store: AdminStore,
     private readonly dataDir: string,
+    private readonly machines: MachineTokens,
   ) {}
 
   /** Creates the account on first start; returns the new password, or null if one already exists. */
@@ -33,12 +35,16 @@ export class AccountService {
     return this.resetPassword();
   }
 
-  /** Sets a new random password (keeping the username), revokes every session, returns the password. */
+  /**
+   * Sets a new random password (keeping the username), revokes every session and machine token,
+   * returns the password.
+   */
   async resetPassword(): Promise<string> {
     const password = randomPassword();
     const username = this.store.get()?.username ?? ADMIN_USERNAME;
     this.store.set(username, await hashPassword(password), true);
     this.store.revokeAllTokens();
+    this.machines.rotateAll();
     const file = join(this.dataDir, INITIAL_PASSWORD_FILE);
     writeFileSync(file, `${password}\n`, { mode: 0o600 });
     chmodSync(file, 0o600);
@@ -69,6 +75,7 @@ export class AccountService {
   async change(username: string, password: string): Promise<void> {
     this.store.set(username, await hashPassword(password), false);
     this.store.revokeAllTokens();
+    this.machines.rotateAll();
     rmSync(join(this.dataDir, INITIAL_PASSWORD_FILE), { force: true });
   }
 }

@@ -1,5 +1,5 @@
-import { timingSafeEqual } from "node:crypto";
-import { API_TOKEN_HEADER, API_TOKEN_SETTING } from "./api/remote.ts";
+import type { MachineScope } from "../auth/machine-tokens.ts";
+import { API_TOKEN_HEADER } from "./api/remote.ts";
 import type { AppContext } from "./app-context.ts";
 import { ApiError } from "./errors.ts";
 import type { Router } from "./router.ts";
@@ -59,8 +59,15 @@ async function dispatch(
       return new ApiError(405, "lang.err.not_found", {}, "Method not allowed").toResponse();
     return new ApiError(404, "lang.err.not_found").toResponse();
   }
-  if (!m.route.public && !authorized(app, req))
-    return new ApiError(401, "lang.err.unauthorized").toResponse();
+  if (!m.route.public) {
+    const who = credentialOf(app, req);
+    if (who === null) return new ApiError(401, "lang.err.unauthorized").toResponse();
+    if (who !== "admin" && m.route.scope !== who) {
+      // a machine token used outside its scope is what a stolen token looks like: say so in the log
+      app.logs.add("operation", `refused: the ${who} token may not call ${req.method} ${path}`, address);
+      return new ApiError(403, "lang.err.scope").toResponse();
+    }
+  }
   try {
     return await m.route.handler({ req, url, params: m.params, address, app });
   } catch (err) {
@@ -97,15 +104,13 @@ export function bearer(req: Request): string | null {
   return h.slice(7).trim() || null;
 }
 
-/** A console session's bearer token, or (group control) this instance's API token, compared in constant time. */
-function authorized(app: AppContext, req: Request): boolean {
+/**
+ * Who is calling: an admin console session (a bearer token from login), or a machine token with its
+ * one scope (sent as a bearer token or, by group control, in the x-api-token header).
+ */
+function credentialOf(app: AppContext, req: Request): "admin" | MachineScope | null {
   const token = bearer(req);
-  if (token !== null && app.tokens.valid(token)) return true;
-  // A scraper or a central instance may send the API token as a bearer token too.
-  const apiKey = req.headers.get(API_TOKEN_HEADER) ?? token;
-  const expected = app.settings.get<string>(API_TOKEN_SETTING, "");
-  if (!apiKey || !expected) return false;
-  const a = Buffer.from(apiKey);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  if (token !== null && app.tokens.valid(token)) return "admin";
+  const presented = req.headers.get(API_TOKEN_HEADER) ?? token;
+  return presented ? app.machines.scopeOf(presented) : null;
 }

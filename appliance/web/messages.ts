@@ -10,6 +10,8 @@ export const MESSAGES = {
   "lang.err.bad_json": "The request body is not valid JSON",
   "lang.err.params": "Invalid parameters",
   "lang.err.unauthorized": "Please log in",
+  "lang.err.scope":
+    "This credential may not call this API (group-control and metrics tokens have one scope each)",
   "lang.err.save_port_close": "Save failed because the port could not be closed",
   "lang.err.config_check": "Configuration check failed",
   // login and account (§4, §5, §6)

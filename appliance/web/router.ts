@@ -1,3 +1,4 @@
+import type { MachineScope } from "../auth/machine-tokens.ts";
 import type { AppContext } from "./app-context.ts";
 
 export type Method = "GET" | "POST" | "DELETE" | "PUT";
@@ -20,6 +21,11 @@ export interface Route {
   handler: Handler;
   /** answers without a bearer token (login page calls) */
   public?: boolean;
+  /**
+   * The machine credential that may call this route besides an admin session: the group-control
+   * token (a central instance reading and starting ports) or the metrics token (a scraper).
+   */
+  scope?: MachineScope;
 }
 
 interface Compiled {

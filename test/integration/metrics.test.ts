@@ -7,10 +7,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-test("Prometheus metrics answer with the instance API token as bearer and list every port", async () => {
+test("Prometheus metrics answer with the metrics token as bearer and list every port", async () => {
   const port = freePort();
   await t.client.post("/api/port/new", portBody({ port, status: 1 }));
-  const token = (await t.client.get<{ token: string }>("/api/remote/token")).body.token;
+  const token = (await t.client.get<{ token: string }>("/api/metrics/token")).body.token;
   const res = await fetch(`${t.app.url()}/api/metrics`, { headers: { authorization: `Bearer ${token}` } });
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toStartWith("text/plain");

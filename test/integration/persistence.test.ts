@@ -103,7 +103,7 @@ describe("persistence", () => {
 });
 
 describe("pithead reset-password", () => {
-  test("sets a new random password, writes it to initial-password, and signs every session out", async () => {
+  test("sets a new random password, writes it to initial-password, and signs every session and machine token out", async () => {
     const dir = tempDir();
     dirs.push(dir);
     const first = await startTestAppliance(dir);
@@ -113,6 +113,9 @@ describe("pithead reset-password", () => {
       password: "operator-chosen",
       repassword: "operator-chosen",
     });
+    await first.client.login("admin", "operator-chosen");
+    const control = (await first.client.get<{ token: string }>("/api/remote/token")).body.token;
+    const metrics = (await first.client.get<{ token: string }>("/api/metrics/token")).body.token;
     await first.close(true);
 
     const proc = Bun.spawnSync([
@@ -133,6 +136,11 @@ describe("pithead reset-password", () => {
       const res = await again.client.login("admin", stored);
       expect(res.status).toBe(200);
       expect(res.body.default_password).toBe(true);
+      // machine tokens taken before the reset are dead too
+      const status = (path: string, token: string) =>
+        fetch(`${again.app.url()}${path}`, { headers: { "x-api-token": token } }).then((r) => r.status);
+      expect(await status("/api/ports", control)).toBe(401);
+      expect(await status("/api/metrics", metrics)).toBe(401);
     } finally {
       await again.close(true);
     }

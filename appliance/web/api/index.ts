@@ -10,7 +10,7 @@ import { preferenceRoutes } from "./preferences.ts";
 import { ratioRoutes } from "./ratios.ts";
 import { remoteRoutes } from "./remote.ts";
 import { securityRoutes } from "./security.ts";
-import { metricsRoute, systemRoutes } from "./system.ts";
+import { metricsRoute, metricsTokenRoutes, systemRoutes } from "./system.ts";
 import { transferRoutes } from "./transfer.ts";
 import { updateRoutes } from "./updates.ts";
 import { walletRoutes } from "./wallets.ts";
@@ -32,5 +32,6 @@ export const allRoutes: Route[] = [
   ...remoteRoutes,
   ...systemRoutes,
   metricsRoute,
+  ...metricsTokenRoutes,
   ...updateRoutes,
 ];

@@ -81,11 +81,13 @@ export const portRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/ports",
+    scope: "control",
     handler: ({ app }) => Response.json({ items: app.ports.list().map((p) => portItem(app, p)) }),
   },
   {
     method: "GET",
     path: "/api/port/:id",
+    scope: "control",
     handler: ({ app, params }) => Response.json(portItem(app, portOr404(app, params.id))),
   },
   {
@@ -128,6 +130,7 @@ export const portRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/port/:id/start",
+    scope: "control",
     handler: async ({ app, params }) => {
       await act(app, "start", portOr404(app, params.id));
       return Response.json({ ok: true });
@@ -136,6 +139,7 @@ export const portRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/port/:id/stop",
+    scope: "control",
     handler: async ({ app, params }) => {
       await act(app, "stop", portOr404(app, params.id));
       return Response.json({ ok: true });

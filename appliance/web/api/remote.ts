@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { RemoteClient } from "../../store/remote-clients.ts";
 import type { AppContext } from "../app-context.ts";
@@ -6,20 +5,9 @@ import { ok, parseBody } from "../body.ts";
 import { ApiError, badRequest, notFound } from "../errors.ts";
 import type { Route } from "../router.ts";
 
-export const API_TOKEN_SETTING = "api_token";
-/** Header another instance sends with this instance's API token (group control). */
+/** Header another instance sends with this instance's group-control token. */
 export const API_TOKEN_HEADER = "x-api-token";
 const REMOTE_TIMEOUT_MS = 4000;
-
-/** This instance's group-control token, made on first use. */
-export function apiToken(app: AppContext): string {
-  let token = app.settings.get<string>(API_TOKEN_SETTING, "");
-  if (!token) {
-    token = randomBytes(24).toString("base64url");
-    app.settings.set(API_TOKEN_SETTING, token);
-  }
-  return token;
-}
 
 const required = z.string("lang.remote.err_required").trim().min(1, "lang.remote.err_required");
 const clientBody = z.object({
@@ -65,7 +53,11 @@ function clientOr404(app: AppContext, id: string | undefined): RemoteClient {
 }
 
 export const remoteRoutes: Route[] = [
-  { method: "GET", path: "/api/remote/token", handler: ({ app }) => Response.json({ token: apiToken(app) }) },
+  {
+    method: "GET",
+    path: "/api/remote/token",
+    handler: ({ app }) => Response.json({ token: app.machines.get("control") }),
+  },
   {
     method: "POST",
     path: "/api/remote/token",
@@ -74,17 +66,14 @@ export const remoteRoutes: Route[] = [
         req,
         z.object({ token: z.string().trim().min(16, "lang.err.params").max(256) }),
       );
-      app.settings.set(API_TOKEN_SETTING, token);
+      app.machines.set("control", token);
       return Response.json({ token });
     },
   },
   {
     method: "POST",
     path: "/api/remote/refresh/token",
-    handler: ({ app }) => {
-      app.settings.delete(API_TOKEN_SETTING);
-      return Response.json({ token: apiToken(app) });
-    },
+    handler: ({ app }) => Response.json({ token: app.machines.rotate("control") }),
   },
   {
     method: "GET",

@@ -31,7 +31,12 @@ function versionInfo(app: AppContext) {
 }
 
 export const systemRoutes: Route[] = [
-  { method: "GET", path: "/api/local/version", handler: ({ app }) => Response.json(versionInfo(app)) },
+  {
+    method: "GET",
+    path: "/api/local/version",
+    scope: "control",
+    handler: ({ app }) => Response.json(versionInfo(app)),
+  },
   {
     method: "GET",
     path: "/api/sys/starttime",
@@ -59,6 +64,7 @@ export const systemRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/sys/stat",
+    scope: "control",
     handler: ({ app }) => {
       const info = app.sysinfo.read();
       const ports = app.ports.list();
@@ -116,10 +122,11 @@ export const systemRoutes: Route[] = [
   },
 ];
 
-/** Prometheus scrape target: a console session or `Authorization: Bearer <instance API token>`. */
+/** Prometheus scrape target: a console session or `Authorization: Bearer <metrics token>`. */
 export const metricsRoute: Route = {
   method: "GET",
   path: "/api/metrics",
+  scope: "metrics",
   handler: ({ app }) =>
     new Response(
       renderMetrics({
@@ -134,3 +141,21 @@ export const metricsRoute: Route = {
       { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } },
     ),
 };
+
+/** The read-only metrics token for a Prometheus scraper: shown to the admin, rotated on demand. */
+export const metricsTokenRoutes: Route[] = [
+  {
+    method: "GET",
+    path: "/api/metrics/token",
+    handler: ({ app }) => Response.json({ token: app.machines.get("metrics") }),
+  },
+  {
+    method: "POST",
+    path: "/api/metrics/token/refresh",
+    handler: ({ app, address }) => {
+      const token = app.machines.rotate("metrics");
+      app.logs.add("operation", "metrics token replaced", address);
+      return Response.json({ token });
+    },
+  },
+];

@@ -2,21 +2,22 @@ import { useState } from "preact/hooks";
 import { ClientForm } from "../control/ClientForm.tsx";
 import { ClientTable } from "../control/ClientTable.tsx";
 import { RemotePorts } from "../control/RemotePorts.tsx";
-import { TokenCard } from "../control/TokenCard.tsx";
+import { CONTROL_TOKEN, METRICS_TOKEN, TokenCard } from "../control/TokenCard.tsx";
 import { get } from "../lib/api.ts";
 import { t } from "../lib/i18n.ts";
 import type { RemoteClient } from "../lib/remote-types.ts";
 import { BTN_PRIMARY } from "../lib/ui.ts";
 import { useFetch } from "../lib/useFetch.ts";
 
-/** Group control: this instance's API token, and the remote instances with their live state. */
+/** Group control: this instance's machine tokens, and the remote instances with their live state. */
 export function Control() {
   const [list, reload] = useFetch(() => get<RemoteClient[]>("/api/remote/list"), []);
   const [edit, setEdit] = useState<RemoteClient | "new" | null>(null);
   const [ports, setPorts] = useState<RemoteClient | null>(null);
   return (
     <div class="space-y-3" data-testid="control">
-      <TokenCard />
+      <TokenCard kind={CONTROL_TOKEN} />
+      <TokenCard kind={METRICS_TOKEN} />
       <div class="flex items-center gap-2">
         <h1 class="mr-auto text-lg font-semibold">{t("remote.title")}</h1>
         <button type="button" class={BTN_PRIMARY} onClick={() => setEdit("new")}>
