@@ -15,10 +15,12 @@ describe("the catalogue offers exactly what the engine implements", () => {
     }
   });
 
-  test("only the Bitcoin family runs today; Ethereum and RandomX coins are refused, not spoken to in Bitcoin stratum", () => {
+  test("the Bitcoin and CryptoNote families run; Ethereum coins are refused, not spoken to in Bitcoin stratum", () => {
     expect(familyFor("sha256")?.name).toBe("bitcoin");
     expect(familyFor("scrypt")?.name).toBe("bitcoin");
-    for (const c of ["ethhash", "randomx", "kheavyhash", "blake3", "zksnark"] as const) {
+    expect(familyFor("randomx")?.name).toBe("cryptonote");
+    expect(modesOf("randomx")).toEqual([0, 2]);
+    for (const c of ["ethhash", "kheavyhash", "blake3", "zksnark"] as const) {
       expect(familyOf(c)).not.toBe("bitcoin");
       expect(familyFor(c)).toBeNull();
       expect(modesOf(c)).toEqual([]);

@@ -5,10 +5,12 @@
  */
 import { type FamilyName, familyOf, isCategory } from "../../catalog/categories.ts";
 import { BITCOIN } from "./bitcoin/index.ts";
+import { CRYPTONOTE } from "./cryptonote/index.ts";
 import type { Family } from "./family.ts";
 
 export const IMPLEMENTED: Partial<Record<FamilyName, Family>> = {
   bitcoin: BITCOIN,
+  cryptonote: CRYPTONOTE,
 };
 
 export function familyFor(category: string): Family | null {

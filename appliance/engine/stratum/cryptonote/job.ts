@@ -1,0 +1,95 @@
+/**
+ * Job: one pool job as one miner was given it — the pool job, the lane and session it came from and
+ * the value of blob[42] reserved for that miner — under a proxy job id unique on the port, so that
+ * a late share finds the session that issued its job and the byte it must carry.
+ */
+import type { PoolJob } from "./messages.ts";
+import { byteHex, withByte } from "./nonce.ts";
+import type { Upstream } from "./upstream.ts";
+
+/**
+ * Pool jobs kept per lane for late shares: pools keep about four per session (older ones answer
+ * "Invalid job id"), so keeping more would only forward shares the pool refuses.
+ */
+export const POOL_JOBS_KEPT = 4;
+/** Values of blob[42]: how many miners can mine one pool job at once. */
+export const BYTES_PER_JOB = 256;
+
+/** The part of a lane a job needs, kept as an interface so Job does not depend on Lane. */
+export interface JobOrigin {
+  readonly id: number;
+  readonly target: string;
+}
+
+export class Job {
+  constructor(
+    readonly jobId: string,
+    readonly origin: JobOrigin,
+    readonly upstream: Upstream,
+    readonly source: PoolJob,
+    /** blob[42] as two hex digits: every share for this job must carry it as the nonce's top byte */
+    readonly byte: string,
+  ) {}
+
+  get difficulty(): number {
+    return this.source.difficulty;
+  }
+
+  /** The miner's blob: the pool's with this miner's byte (unchanged for an unsplittable job). */
+  get blob(): string {
+    return this.source.splittable ? withByte(this.source.blob, this.byte) : this.source.blob;
+  }
+}
+
+/** All live jobs of a port: the last POOL_JOBS_KEPT pool jobs of each lane, every byte given out. */
+export class JobTable {
+  private readonly jobs = new Map<string, Job>();
+  /** per lane, oldest first: a pool job and the proxy ids issued for it */
+  private readonly perLane = new Map<number, Array<{ source: PoolJob; ids: string[] }>>();
+  private seq = 0;
+
+  /**
+   * Reserves the next byte of `source` for one miner, or null when every byte is given (an
+   * unsplittable job has one: the pool's).
+   */
+  issue(origin: JobOrigin, upstream: Upstream, source: PoolJob): Job | null {
+    const limit = source.splittable ? BYTES_PER_JOB : 1;
+    if (source.nextByte >= limit) return null;
+    const b = source.splittable ? source.nextByte : source.fixedByte;
+    source.nextByte++;
+    const id = (++this.seq).toString(16);
+    const job = new Job(id, origin, upstream, source, byteHex(b));
+    this.jobs.set(id, job);
+    this.entryFor(origin.id, source).ids.push(id);
+    return job;
+  }
+
+  private entryFor(laneId: number, source: PoolJob): { source: PoolJob; ids: string[] } {
+    let list = this.perLane.get(laneId);
+    if (list === undefined) {
+      list = [];
+      this.perLane.set(laneId, list);
+    }
+    const last = list[list.length - 1];
+    if (last !== undefined && last.source === source) return last;
+    const found = list.find((e) => e.source === source);
+    if (found !== undefined) return found;
+    const entry = { source, ids: [] as string[] };
+    list.push(entry);
+    while (list.length > POOL_JOBS_KEPT) for (const id of list.shift()?.ids ?? []) this.jobs.delete(id);
+    return entry;
+  }
+
+  get(jobId: string): Job | undefined {
+    return this.jobs.get(jobId);
+  }
+
+  dropLane(laneId: number): void {
+    for (const e of this.perLane.get(laneId) ?? []) for (const id of e.ids) this.jobs.delete(id);
+    this.perLane.delete(laneId);
+  }
+
+  get size(): number {
+    return this.jobs.size;
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * The CryptoNote family's side of a running port: its miners, the nonce spaces they mine in (one
+ * per miner in Efficient mode, the port's shared main sessions in Pool mode, shared sessions per
+ * fee wallet), and the port's job table.
+ */
+import type { EngineTiming, LogLevel } from "../../../domain/engine.ts";
+import type { Port } from "../../../domain/port.ts";
+import type { DeviceRegistry } from "../../../stats/device-registry.ts";
+import { MAIN } from "../../../stats/work-split.ts";
+import type { FeeScheduler } from "../../fee/scheduler.ts";
+import type { ModeStrategy } from "../../modes/mode.ts";
+import { joinUser } from "../../rewrite.ts";
+import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
+import type { ByteSocket } from "../../transport/line-writer.ts";
+import type { FamilyRuntime, MinerConnection, PortContext } from "../family.ts";
+import { JobTable } from "./job.ts";
+import type { Lane, LaneHost } from "./lane.ts";
+import type { PoolJob } from "./messages.ts";
+import { NonceSpace } from "./nonce-space.ts";
+import { MinerSession, type SessionHost } from "./session.ts";
+import type { UpstreamLogin, UpstreamOptions } from "./upstream.ts";
+
+export class CryptoNoteRuntime implements FamilyRuntime, SessionHost, LaneHost {
+  readonly jobs = new JobTable();
+  readonly miners = new Set<MinerSession>();
+  private poolMain: NonceSpace | null = null;
+  private readonly feeSpaces = new Map<string, NonceSpace>();
+  /** Efficient mode: each miner's own space, by miner */
+  private readonly dedicated = new Map<MinerSession, NonceSpace>();
+  /** fee targets already reported as mining another coin, with the seed that was reported */
+  private readonly mismatched = new Map<string, string>();
+
+  constructor(private readonly ctx: PortContext) {}
+
+  // ---- the port's context, as sessions and lanes read it ----
+
+  get portId(): number {
+    return this.ctx.portId;
+  }
+  get config(): Port {
+    return this.ctx.config;
+  }
+  get category(): string {
+    return this.ctx.category;
+  }
+  get factor(): number {
+    return this.ctx.factor;
+  }
+  get mode(): ModeStrategy {
+    return this.ctx.mode;
+  }
+  get fee(): FeeScheduler {
+    return this.ctx.fee;
+  }
+  get registry(): DeviceRegistry {
+    return this.ctx.registry;
+  }
+  get timing(): EngineTiming {
+    return this.ctx.timing;
+  }
+  get backoffMs(): number {
+    return this.ctx.timing.reconnectBackoffMs;
+  }
+  log(level: LogLevel, message: string): void {
+    this.ctx.log(level, message);
+  }
+  isWalletBanned(wallet: string): boolean {
+    return this.ctx.isWalletBanned(wallet);
+  }
+
+  // ---- FamilyRuntime ----
+
+  accept(socket: ByteSocket, ip: string): MinerConnection {
+    const miner = new MinerSession(this, socket, ip);
+    this.miners.add(miner);
+    return miner;
+  }
+
+  start(): void {
+    if (this.ctx.mode.sharedMain) this.openPoolMain();
+  }
+
+  stop(): void {
+    for (const m of [...this.miners]) m.close("port stopped");
+    this.poolMain?.close();
+    this.poolMain = null;
+    for (const s of this.feeSpaces.values()) s.close();
+    this.feeSpaces.clear();
+    for (const s of this.dedicated.values()) s.close();
+    this.dedicated.clear();
+  }
+
+  rehomeMain(reason: string): void {
+    for (const s of this.dedicated.values()) s.rehome(reason);
+    this.poolMain?.rehome(reason);
+  }
+
+  refreshFee(): void {
+    for (const m of this.miners) m.refreshFee();
+  }
+
+  sweep(now: number): void {
+    for (const [key, s] of this.feeSpaces) {
+      s.sweep(now, this.ctx.timing.feeIdleMs);
+      if (s.sessions === 0) this.feeSpaces.delete(key);
+    }
+  }
+
+  get online(): number {
+    let n = 0;
+    for (const m of this.miners) if (m.state === "ready") n++;
+    return n;
+  }
+
+  get connected(): number {
+    return this.miners.size;
+  }
+
+  sessionCounts(): { main: number; fee: number } {
+    let fee = 0;
+    for (const s of this.feeSpaces.values()) fee += s.sessions;
+    return { main: (this.poolMain?.sessions ?? 0) + this.dedicated.size, fee };
+  }
+
+  // ---- SessionHost ----
+
+  mainSpace(miner: MinerSession, login: UpstreamLogin, agent: string): NonceSpace | null {
+    if (this.ctx.mainEndpoint() === null) return null;
+    if (this.ctx.mode.sharedMain) return this.openPoolMain();
+    const own = new NonceSpace(this, MAIN, false, login, agent || null);
+    this.dedicated.set(miner, own);
+    return own;
+  }
+
+  feeSpace(key: string): NonceSpace | null {
+    const target = this.ctx.fee.target(key);
+    if (target === undefined || target.endpoint === null) return null;
+    let space = this.feeSpaces.get(key);
+    if (space === undefined) {
+      space = new NonceSpace(this, key, true, { user: target.user, pass: "x", rigid: null, algos: null });
+      this.feeSpaces.set(key, space);
+    }
+    return space;
+  }
+
+  feeMismatch(key: string, fee: PoolJob, main: PoolJob): void {
+    if (this.mismatched.get(key) === fee.seedHash) return;
+    this.mismatched.set(key, fee.seedHash);
+    const t = this.ctx.fee.target(key);
+    this.log(
+      "warn",
+      `fee wallet ${t?.addr ?? key}: its pool${t?.endpoint ? ` ${endpointText(t.endpoint)}` : ""} mines another coin or epoch (seed ${fee.seedHash.slice(0, 16)}…, algo ${fee.algo ?? "?"}) than the main pool (seed ${main.seedHash.slice(0, 16)}…, algo ${main.algo ?? "?"}); it is not used`,
+    );
+  }
+
+  releaseMiner(miner: MinerSession): void {
+    if (this.miners.delete(miner)) this.ctx.connectionClosed(miner.ip);
+    this.poolMain?.release(miner);
+    for (const s of this.feeSpaces.values()) s.release(miner);
+    this.dedicated.get(miner)?.close();
+    this.dedicated.delete(miner);
+  }
+
+  // ---- LaneHost ----
+
+  upstreamOptions(agent: string | null): UpstreamOptions {
+    return {
+      agent: this.ctx.agentFor(agent),
+      connectTimeoutMs: this.ctx.timing.connectTimeoutMs,
+      jobTimeoutMs: this.ctx.timing.jobTimeoutMs,
+    };
+  }
+
+  endpointFor(lane: Lane): Endpoint | null {
+    if (lane.target === MAIN) return this.ctx.mainEndpoint();
+    return this.ctx.fee.target(lane.target)?.endpoint ?? null;
+  }
+
+  laneDown(lane: Lane, endpoint: Endpoint, reason: string, healthy: boolean): void {
+    if (lane.shared || !healthy)
+      this.log(
+        "warn",
+        `upstream ${endpointText(endpoint)} (${lane.target === MAIN ? "main" : "fee"}): ${reason}`,
+      );
+    if (lane.target === MAIN) this.ctx.mainDown(endpoint, reason, healthy);
+  }
+
+  // ---- internals ----
+
+  private openPoolMain(): NonceSpace {
+    if (this.poolMain === null) {
+      const c = this.ctx.config;
+      const user = joinUser({ wallet: c.proxy_addr.trim(), name: c.proxy_device.trim() });
+      this.poolMain = new NonceSpace(this, MAIN, true, {
+        user,
+        pass: "x",
+        rigid: c.proxy_device.trim() || null,
+        algos: null,
+      });
+    }
+    return this.poolMain;
+  }
+}

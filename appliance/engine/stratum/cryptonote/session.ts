@@ -1,0 +1,492 @@
+/**
+ * MinerSession: one connected xmrig-style miner. An explicit state machine (connected → logging-in
+ * → ready → closed) that handles its lines strictly in order, answers keepalived itself, and sends
+ * each share to the session that issued its job after checking that the nonce kept the byte the
+ * miner was given. Errors on the share path are data, answered as `{"code":-1,"message":...}`;
+ * only the connection edge closes sockets.
+ */
+import type { EngineTiming, LogLevel } from "../../../domain/engine.ts";
+import type { Port } from "../../../domain/port.ts";
+import type { DeviceRecord, DeviceRegistry, ShareOutcome } from "../../../stats/device-registry.ts";
+import { MAIN, type WorkSplit } from "../../../stats/work-split.ts";
+import type { FeeSeat } from "../../fee/fee-group.ts";
+import type { FeeScheduler } from "../../fee/scheduler.ts";
+import type { ModeStrategy } from "../../modes/mode.ts";
+import { joinUser, rewriteIdentity, splitUser } from "../../rewrite.ts";
+import { type ByteSocket, type LineSink, LineWriter } from "../../transport/line-writer.ts";
+import type { MinerConnection } from "../family.ts";
+import { intern } from "../intern.ts";
+import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
+import { parseMessage, type StratumId } from "../message.ts";
+import { type CnError, Errors, isStale } from "./errors.ts";
+import type { Job, JobTable } from "./job.ts";
+import type { Lane, LaneMiner } from "./lane.ts";
+import { jobParams, type Login, type PoolJob, parseLogin, parseRpcId, parseSubmit } from "./messages.ts";
+import { Method, MINER_EXTENSIONS } from "./methods.ts";
+import { submittedByte } from "./nonce.ts";
+import type { NonceSpace } from "./nonce-space.ts";
+import type { ShareTicket, UpstreamLogin } from "./upstream.ts";
+
+export type MinerState = "connected" | "logging-in" | "ready" | "closed";
+
+/** Malformed lines, unknown methods and refused requests tolerated before the connection is closed. */
+export const MAX_STRIKES = 20;
+/** Lines queued while the login waits for the pool. */
+const MAX_QUEUED_LINES = 64;
+
+export interface SessionHost {
+  readonly portId: number;
+  readonly config: Port;
+  readonly category: string;
+  readonly factor: number;
+  readonly mode: ModeStrategy;
+  readonly jobs: JobTable;
+  readonly registry: DeviceRegistry;
+  readonly fee: FeeScheduler;
+  readonly timing: EngineTiming;
+  isWalletBanned(wallet: string): boolean;
+  log(level: LogLevel, message: string): void;
+  /** the miner's own session (Efficient) or the port's shared main sessions (Pool); null: no pool */
+  mainSpace(miner: MinerSession, login: UpstreamLogin, agent: string): NonceSpace | null;
+  /** the shared sessions of a fee target (opened on demand); null when it has no pool */
+  feeSpace(key: string): NonceSpace | null;
+  /** a fee pool mines another coin or epoch than the miner's main pool: logged once per target */
+  feeMismatch(key: string, fee: PoolJob, main: PoolJob): void;
+  releaseMiner(miner: MinerSession): void;
+}
+
+class Share implements ShareTicket {
+  constructor(
+    readonly miner: MinerSession,
+    readonly requestId: StratumId,
+    readonly target: string,
+    readonly work: number,
+    readonly device: DeviceRecord,
+    /** the fee group's ledger the share was counted in when sent */
+    readonly ledger: WorkSplit,
+  ) {}
+
+  onResult(error: CnError | null, latencyMs: number): void {
+    this.miner.onShareResult(this, error, latencyMs);
+  }
+}
+
+let nextMinerId = 1;
+
+const answer = (id: StratumId, result: unknown): string =>
+  `${JSON.stringify({ id, jsonrpc: "2.0", error: null, result })}\n`;
+const refusal = (id: StratumId, error: CnError): string =>
+  `${JSON.stringify({ id, jsonrpc: "2.0", error, result: null })}\n`;
+const OK = { status: "OK" };
+
+export class MinerSession implements LaneMiner, MinerConnection {
+  readonly id = nextMinerId++;
+  state: MinerState = "connected";
+  /** the rpc id the miner must name in submit and keepalived */
+  readonly rpcId: string;
+  agent = "";
+  /** where the miner's main work comes from */
+  home: NonceSpace | null = null;
+  /** the lane whose jobs this miner mines now */
+  lane: Lane | null = null;
+  /** "main" or the fee key of the lane the miner mines on */
+  target = MAIN;
+  /** the miner's main session passes the pool's blob unchanged: it cannot be moved */
+  private pinned = false;
+  readonly connectedAt = Date.now();
+  device: DeviceRecord | null = null;
+  private seat: FeeSeat | null = null;
+  /** the latest main job sent, whose coin (seed, algorithm) a fee pool must match */
+  private mainJob: PoolJob | null = null;
+  private strikes = 0;
+  private windowStart = 0;
+  private windowLines = 0;
+  private queue: string[] | null = null;
+  private busy = false;
+  private loginTimer: ReturnType<typeof setTimeout> | null;
+  readonly splitter: LineSplitter;
+  readonly writer: LineWriter;
+  private readonly out: LineSink;
+
+  constructor(
+    private readonly host: SessionHost,
+    socket: ByteSocket,
+    readonly ip: string,
+  ) {
+    this.rpcId = `${this.id.toString(16)}${Math.random().toString(16).slice(2, 10)}`;
+    this.writer = new LineWriter(socket);
+    this.out = this.writer;
+    this.splitter = new LineSplitter(MAX_LINE_BYTES, this);
+    this.loginTimer = setTimeout(() => this.close("login timeout"), host.timing.loginTimeoutMs);
+  }
+
+  onData(chunk: Uint8Array): void {
+    this.splitter.push(chunk);
+  }
+
+  onDrain(): void {
+    this.writer.drain();
+  }
+
+  onOverflow(): void {
+    this.close("line too long");
+  }
+
+  onLine(line: string): void {
+    if (this.state === "closed") return;
+    const now = Date.now();
+    if (now - this.windowStart >= 1000) {
+      this.windowStart = now;
+      this.windowLines = 0;
+    }
+    if (++this.windowLines > this.host.timing.floodLinesPerSecond) {
+      this.close("flood: too many lines per second");
+      return;
+    }
+    if (this.busy) {
+      this.queue ??= [];
+      if (this.queue.length >= MAX_QUEUED_LINES) {
+        this.close("flood: too many lines while waiting for the pool");
+        return;
+      }
+      this.queue.push(line);
+      return;
+    }
+    const pending = this.handle(line);
+    if (pending !== undefined) this.await(pending);
+  }
+
+  private await(p: Promise<void>): void {
+    this.busy = true;
+    p.catch((e: unknown) => this.close(`internal error: ${String(e)}`)).finally(() => {
+      this.busy = false;
+      const q = this.queue;
+      while (!this.busy && q !== null && q.length > 0 && this.state !== "closed") {
+        const next = this.handle(q.shift() as string);
+        if (next !== undefined) this.await(next);
+      }
+    });
+  }
+
+  private strike(id: StratumId, error: CnError): void {
+    this.out.write(refusal(id, error));
+    if (++this.strikes > MAX_STRIKES) this.close(`too many bad requests (last: ${error.message})`);
+  }
+
+  private handle(line: string): Promise<void> | undefined {
+    const m = parseMessage(line);
+    if (m === null) {
+      this.strike(null, Errors.malformed("not a JSON-RPC object"));
+      return;
+    }
+    if (m.kind === "response") return;
+    switch (m.method) {
+      case Method.LOGIN:
+        return this.login(m.id, m.params);
+      case Method.SUBMIT:
+        this.submit(m.id, m.params);
+        return;
+      case Method.KEEPALIVED:
+        if (this.state !== "ready" || parseRpcId(m.params) !== this.rpcId)
+          this.strike(m.id, Errors.unauthenticated());
+        else this.out.write(answer(m.id, { status: "KEEPALIVED" }));
+        return;
+      case Method.GETJOB:
+        this.getjob(m.id, m.params);
+        return;
+      default:
+        this.host.log("warn", `miner ${this.ip}: unknown method ${m.method.slice(0, 40)}`);
+        this.strike(m.id, Errors.unknownMethod());
+    }
+  }
+
+  private async login(id: StratumId, params: unknown): Promise<void> {
+    const l = parseLogin(params);
+    if (!("login" in l)) return this.strike(id, l);
+    if (this.state !== "connected") return this.strike(id, Errors.alreadyLoggedIn());
+    this.state = "logging-in";
+    // xmrig's login is "wallet" or "wallet.worker"; rig-id names the worker when given.
+    const split = splitUser(l.login);
+    const original = { wallet: intern(split.wallet), name: l.rigid ?? split.name };
+    if (this.host.isWalletBanned(original.wallet)) {
+      this.host.log("warn", `miner ${this.ip}: wallet ${original.wallet} is banned`);
+      this.out.write(refusal(id, Errors.unauthenticated()));
+      return this.close("banned wallet");
+    }
+    this.agent = intern(l.agent);
+    const ident = rewriteIdentity(original, this.host.config);
+    const upstream = this.upstreamLogin(l, intern(joinUser(ident)), ident.name);
+    const home = this.host.mainSpace(this, upstream, this.agent);
+    if (home === null) {
+      this.out.write(refusal(id, Errors.noPool()));
+      return this.close("no pool configured");
+    }
+    this.home = home;
+    const lane = home.place(this);
+    const ok = await lane.whenJob(this.host.timing.connectTimeoutMs * 2);
+    if ((this.state as MinerState) === "closed") return;
+    const job = ok ? lane.issue() : null;
+    if (job === null) {
+      const why = lane.lastError ? `: ${lane.lastError}` : "";
+      this.out.write(refusal(id, Errors.noPool()));
+      return this.close(`pool unavailable at login${why}`);
+    }
+    const now = Date.now();
+    const device = this.host.registry.connect(
+      this.host.portId,
+      original.wallet,
+      original.name,
+      this.ip,
+      this.host.category,
+      now,
+    );
+    device.upstreamUser = upstream.user;
+    device.agent = this.agent;
+    this.device = device;
+    this.state = "ready";
+    if (this.loginTimer) clearTimeout(this.loginTimer);
+    this.loginTimer = null;
+    this.pinned = !job.source.splittable;
+    if (this.pinned && this.host.fee.targets.length > 0)
+      this.host.log(
+        "info",
+        `miner ${this.ip}: its pool fixes the nonce's top byte, so it cannot be switched; no fee is taken from it`,
+      );
+    this.seat = this.host.fee.seat(device, this);
+    device.feeRatio = this.host.fee.configuredFor(device);
+    this.attach(lane, MAIN, job, false);
+    this.out.write(
+      answer(id, {
+        id: this.rpcId,
+        job: jobParams(job.source, job.jobId, job.blob),
+        extensions: MINER_EXTENSIONS,
+        status: "OK",
+      }),
+    );
+  }
+
+  /** Who the pool sees: Pool mode logs its shared sessions in as the unified identity, not the miner. */
+  private upstreamLogin(l: Login, user: string, name: string): UpstreamLogin {
+    return { user, pass: l.pass, rigid: name || null, algos: l.algos };
+  }
+
+  private getjob(id: StratumId, params: unknown): void {
+    if (this.state !== "ready" || parseRpcId(params) !== this.rpcId) {
+      this.strike(id, Errors.unauthenticated());
+      return;
+    }
+    const lane = this.lane;
+    const job = lane?.issue() ?? null;
+    if (lane === null || job === null) {
+      this.out.write(refusal(id, Errors.noPool()));
+      return;
+    }
+    this.given(job);
+    this.out.write(answer(id, jobParams(job.source, job.jobId, job.blob)));
+  }
+
+  /** Fee wallets or an override changed. */
+  refreshFee(): void {
+    const d = this.device;
+    if (d === null) return;
+    d.feeRatio = this.host.fee.configuredFor(d);
+    if (this.seat !== null) this.host.fee.regroup(this.seat);
+    if (this.target !== MAIN && this.host.fee.target(this.target) === undefined) this.goMain();
+  }
+
+  private submit(id: StratumId, params: unknown): void {
+    if (this.state !== "ready") {
+      this.strike(id, Errors.unauthenticated());
+      return;
+    }
+    const s = parseSubmit(params);
+    if (!("nonce" in s)) {
+      this.strike(id, s);
+      return;
+    }
+    if (s.rpcId !== this.rpcId) {
+      this.strike(id, Errors.unauthenticated());
+      return;
+    }
+    const device = this.device as DeviceRecord;
+    const job = this.host.jobs.get(s.jobId);
+    if (job === undefined || !job.upstream.isReady) {
+      this.localVerdict(id, device, "stale", Errors.unknownJob());
+      return;
+    }
+    if (submittedByte(s.nonce) !== job.byte) {
+      // Another miner owns that byte: forwarding would give the pool duplicates of its work.
+      this.localVerdict(id, device, "invalid", Errors.badNonceByte());
+      if (++this.strikes > MAX_STRIKES) this.close("too many shares outside the reserved nonce byte");
+      return;
+    }
+    const work = job.difficulty * this.host.factor;
+    const target = job.origin.target;
+    const seat = this.seat as FeeSeat;
+    seat.group.submitted(seat, target, work, this.host.fee.now());
+    device.split.addInflight(target, work);
+    seat.group.ledger.addInflight(target, work);
+    device.lastSubmitAt = Date.now();
+    job.upstream.submit(
+      job.source.jobId,
+      s.nonce,
+      s.result,
+      s.algo,
+      new Share(this, id, target, work, device, seat.group.ledger),
+    );
+  }
+
+  private localVerdict(id: StratumId, device: DeviceRecord, outcome: ShareOutcome, error: CnError): void {
+    this.host.registry.result(device, outcome, MAIN, 0, 0, false, Date.now());
+    this.out.write(this.host.config.setting.fr === 1 ? answer(id, OK) : refusal(id, error));
+  }
+
+  onShareResult(share: Share, error: CnError | null, latencyMs: number): void {
+    const d = share.device;
+    d.split.settleInflight(share.target, share.work);
+    share.ledger.settleInflight(share.target, share.work);
+    const outcome: ShareOutcome = error === null ? "valid" : isStale(error) ? "stale" : "invalid";
+    const counted = !this.isProtected();
+    this.host.registry.result(d, outcome, share.target, share.work, latencyMs, counted, Date.now());
+    if (counted && outcome === "valid") share.ledger.credit(share.target, share.work);
+    if (this.state === "closed") return;
+    const forced = this.host.config.setting.fr === 1;
+    this.out.write(error === null || forced ? answer(share.requestId, OK) : refusal(share.requestId, error));
+    this.evaluate();
+  }
+
+  /** Hashrate protection (setting.lj), as in the Bitcoin family. */
+  isProtected(): boolean {
+    if (this.host.config.setting.lj !== 1) return false;
+    const now = Date.now();
+    const p = this.host.timing.protectMs;
+    const mainSince = this.home?.lanes[0]?.sessionSince ?? 0;
+    return now - this.connectedAt < p || now - mainSince < p;
+  }
+
+  /** The fee scheduler's periodic check, for a miner on a fee target. */
+  reconsider(): void {
+    this.evaluate();
+  }
+
+  /** After each answered share: move to the source the fee scheduler wants. */
+  evaluate(): void {
+    if (this.state !== "ready" || this.pinned) return;
+    const seat = this.seat;
+    if (seat === null || this.home === null) return;
+    const fee = this.host.fee;
+    if (fee.targets.length === 0 && this.target === MAIN) return;
+    const protect = this.isProtected();
+    seat.group.setActive(seat, !protect, fee.now());
+    const want = protect ? MAIN : fee.decide(seat);
+    if (want === this.target) return;
+    if (want === MAIN) {
+      this.goMain();
+      return;
+    }
+    const space = this.host.feeSpace(want);
+    if (space === null) return;
+    const lane = space.place(this);
+    if (lane.current === null) {
+      lane.waiting.add(this);
+      return;
+    }
+    const main = this.mainJob;
+    if (main !== null && !sameCoin(lane.current, main)) {
+      this.host.feeMismatch(want, lane.current, main);
+      return;
+    }
+    const job = lane.issue();
+    if (job !== null) this.attach(lane, want, job);
+  }
+
+  private goMain(): void {
+    const home = this.home;
+    if (home === null) return;
+    const lane = home.place(this);
+    const job = lane.issue();
+    // No job (the main session is reconnecting) or no byte left: stay until the lane's next job.
+    if (job === null) {
+      if (lane.current === null) this.moveLane(lane);
+      return;
+    }
+    this.attach(lane, MAIN, job);
+  }
+
+  private moveLane(lane: Lane): void {
+    if (this.lane === lane) return;
+    if (this.lane !== null) {
+      this.lane.miners.delete(this);
+      // the idle clock of a fee session starts when its last miner leaves
+      this.lane.lastActive = Date.now();
+    }
+    lane.waiting.delete(this);
+    lane.miners.add(this);
+    this.lane = lane;
+  }
+
+  /** Mine `job` of `lane` for `target` from now on; `send`: push it (the login answer carries the first). */
+  private attach(lane: Lane, target: string, job: Job, send = true): void {
+    this.moveLane(lane);
+    if (this.seat !== null) this.seat.group.moved(this.seat, target, this.host.fee.now());
+    this.target = target;
+    if (this.device) this.device.mining = target;
+    this.given(job);
+    if (send) this.sendJob(job);
+  }
+
+  private given(job: Job): void {
+    if (job.origin.target === MAIN) this.mainJob = job.source;
+    const d = this.device;
+    if (d !== null) {
+      d.lastJobAt = Date.now();
+      d.difficulty = job.difficulty;
+    }
+  }
+
+  private sendJob(job: Job): void {
+    this.out.write(
+      `${JSON.stringify({ jsonrpc: "2.0", method: Method.JOB, params: jobParams(job.source, job.jobId, job.blob) })}\n`,
+    );
+  }
+
+  onLaneJob(lane: Lane): void {
+    if (lane !== this.lane || this.state !== "ready") return;
+    if (lane.target === MAIN) {
+      this.goMain();
+      return;
+    }
+    const next = lane.current;
+    // a fee pool that moved to another seed (epoch) than the main pool is left at once
+    const job =
+      next !== null && (this.mainJob === null || sameCoin(next, this.mainJob)) ? lane.issue() : null;
+    if (job !== null) this.attach(lane, lane.target, job);
+    else this.goMain();
+  }
+
+  onLaneReady(lane: Lane): void {
+    lane.waiting.delete(this);
+    if (this.state === "ready" && this.lane !== lane) this.evaluate();
+  }
+
+  close(reason: string): void {
+    if (this.state === "closed") return;
+    const wasReady = this.state === "ready";
+    this.state = "closed";
+    if (this.loginTimer) clearTimeout(this.loginTimer);
+    this.loginTimer = null;
+    this.queue = null;
+    this.lane?.miners.delete(this);
+    this.lane = null;
+    if (this.seat !== null) this.host.fee.release(this.seat);
+    this.host.releaseMiner(this);
+    if (this.device !== null) this.host.registry.disconnect(this.device, Date.now());
+    if (!wasReady || reason !== "miner closed the connection")
+      this.host.log(wasReady ? "info" : "warn", `miner ${this.ip} closed: ${reason}`);
+    this.out.close();
+  }
+}
+
+/** The same coin and epoch: RandomX's key and (when both say) the algorithm variant. */
+const sameCoin = (a: PoolJob, b: PoolJob): boolean =>
+  a.seedHash === b.seedHash && (a.algo === null || b.algo === null || a.algo === b.algo);

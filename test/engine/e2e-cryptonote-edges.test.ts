@@ -1,0 +1,165 @@
+/**
+ * CryptoNote edges end to end: hostile miners (malformed JSON, unknown methods, oversize lines, bad
+ * nonce hex, submit before login, a miner that ignores its reserved nonce byte) and the main pool
+ * failing over to the standby and back while miners keep mining.
+ */
+import { afterAll, afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { ProxyMode } from "../../appliance/domain/port.ts";
+import { CryptoNoteE2E } from "../support/cryptonote/e2e-fixture.ts";
+import { closeSharedRandomX } from "../support/cryptonote/randomx.ts";
+import { REJECT_MESSAGES } from "../support/cryptonote/share-check.ts";
+import { until } from "../support/stratum/port-fixture.ts";
+import { RawClient } from "../support/stratum/raw-client.ts";
+
+setDefaultTimeout(90_000);
+
+let env: CryptoNoteE2E | null = null;
+afterEach(async () => {
+  await env?.close();
+  env = null;
+});
+afterAll(() => closeSharedRandomX());
+
+const send = (c: RawClient, id: number, method: string, params: unknown): void =>
+  c.send(`${JSON.stringify({ id, jsonrpc: "2.0", method, params })}\n`);
+const errorOf = (c: RawClient, id: number) => c.answer(id)?.error as { code: number; message: string } | null;
+
+async function loggedIn(
+  listen: number,
+): Promise<{ c: RawClient; rpcId: string; jobId: string; blob: string }> {
+  const c = await RawClient.connect(listen);
+  send(c, 1, "login", { login: "4Raw", pass: "x", agent: "raw/1.0" });
+  await until(() => c.answer(1) !== undefined);
+  const r = c.answer(1)?.result as { id: string; job: { job_id: string; blob: string } };
+  return { c, rpcId: r.id, jobId: r.job.job_id, blob: r.job.blob };
+}
+
+describe("hostile miners", () => {
+  test("malformed JSON, unknown methods, bad nonce hex and submit before login are answered; strikes close", async () => {
+    env = new CryptoNoteE2E();
+    const pool = await env.pool();
+    const listen = await env.t.start(env.port({ pool_address: pool.address }));
+    const c = await RawClient.connect(listen);
+    c.send("this is not json\n");
+    send(c, 2, "submit", { id: "x", job_id: "1", nonce: "00000000", result: "00".repeat(32) });
+    send(c, 3, "mining.teleport", {});
+    await until(() => c.answer(3) !== undefined);
+    expect(JSON.parse(c.lines[0] as string).error.code).toBe(-1);
+    expect(errorOf(c, 2)).toEqual({ code: -1, message: "Unauthenticated" });
+    expect(errorOf(c, 3)?.message).toBe("Unsupported method");
+    expect(env.t.logs.some((l) => l.includes("unknown method mining.teleport"))).toBe(true);
+
+    const m = await loggedIn(listen);
+    send(m.c, 2, "submit", { id: m.rpcId, job_id: m.jobId, nonce: "zz00000g", result: "00".repeat(32) });
+    send(m.c, 3, "submit", { id: "not-mine", job_id: m.jobId, nonce: "00000000", result: "00".repeat(32) });
+    send(m.c, 4, "keepalived", { id: m.rpcId });
+    await until(() => m.c.answer(4) !== undefined);
+    expect(errorOf(m.c, 2)?.message).toContain("Invalid nonce");
+    expect(errorOf(m.c, 3)?.message).toBe("Unauthenticated");
+    expect(m.c.answer(4)?.result).toEqual({ status: "KEEPALIVED" });
+    // the pool never saw any of it
+    expect(pool.accepted + pool.rejects.size).toBe(0);
+
+    for (let i = 0; i < 30; i++) c.send("{broken\n");
+    await until(() => c.closed);
+    expect(env.t.logs.some((l) => l.includes("too many bad requests"))).toBe(true);
+    expect(m.c.closed).toBe(false);
+  });
+
+  test("a line above the maximum length and a login timeout close the socket", async () => {
+    env = new CryptoNoteE2E({ loginTimeoutMs: 150 });
+    const pool = await env.pool();
+    const listen = await env.t.start(env.port({ pool_address: pool.address }));
+    const long = await RawClient.connect(listen);
+    long.send(`{"id":1,"method":"login","params":{"login":"${"a".repeat(40_000)}`);
+    await until(() => long.closed);
+    expect(env.t.logs.some((l) => l.includes("line too long"))).toBe(true);
+    const idle = await RawClient.connect(listen);
+    await until(() => idle.closed);
+    expect(env.t.logs.some((l) => l.includes("login timeout"))).toBe(true);
+  });
+
+  test("a miner that ignores its reserved nonce byte is refused locally and closed after repeated strikes", async () => {
+    env = new CryptoNoteE2E();
+    const pool = await env.pool();
+    const port = env.port({ pool_address: pool.address, mode: ProxyMode.POOL, proxy_addr: "4Farm" });
+    const listen = await env.t.start(port);
+    // a well-behaved miner takes byte 00 of the shared job; the raw one gets another byte
+    const good = env.miner({ port: listen, login: "4Good" });
+    await until(() => good.report.accepted >= 1);
+    const m = await loggedIn(listen);
+    const byte = m.blob.slice(84, 86);
+    expect(byte).not.toBe("00");
+    // nonce top byte 00: the well-behaved miner's byte; the pool would see its work twice
+    for (let i = 0; i < 30 && !m.c.closed; i++)
+      send(m.c, 10 + i, "submit", {
+        id: m.rpcId,
+        job_id: m.jobId,
+        nonce: `${i.toString(16).padStart(6, "0")}00`,
+        result: "00".repeat(32),
+      });
+    await until(() => m.c.closed);
+    expect(errorOf(m.c, 10)?.message).toBe("Invalid nonce; is miner not compatible with NiceHash?");
+    expect(env.t.logs.some((l) => l.includes("outside the reserved nonce byte"))).toBe(true);
+    const r = await good.finish();
+    expect(r.rejected.size).toBe(0);
+    // nothing of the raw miner reached the pool: its only submissions are the good miner's
+    expect(pool.accepted).toBe(r.accepted);
+    expect(pool.rejects.size).toBe(0);
+  });
+
+  test("the pool's own refusals reach the miner as xmrig reads them", async () => {
+    env = new CryptoNoteE2E();
+    const pool = await env.pool();
+    const port = env.port({ pool_address: pool.address });
+    const listen = await env.t.start(port);
+    const r = await env.miner({ port: listen, login: "4Bad", misbehave: "wrong-result", maxShares: 2 }).done;
+    expect(r.accepted).toBe(0);
+    expect(r.rejected.get(REJECT_MESSAGES["invalid-result"])).toBe(2);
+    expect(pool.rejectCount("invalid-result")).toBe(2);
+    // counted against the device as invalid, not as stale and not as accepted work
+    const [device] = env.t.engine.live.workers(port.id);
+    expect(device?.invalid).toBe(2);
+    expect(device?.valid).toBe(0);
+  });
+});
+
+describe("main ↔ standby", () => {
+  for (const [name, mode] of [
+    ["Efficient", ProxyMode.EFFICIENT],
+    ["Pool", ProxyMode.POOL],
+  ] as const) {
+    test(`${name}: fails over and back with the miner connected and mining throughout`, async () => {
+      env = new CryptoNoteE2E();
+      const main = await env.pool();
+      const standby = await env.pool();
+      const port = env.port({
+        pool_address: main.address,
+        pool_address2: standby.address,
+        mode,
+        proxy_addr: "4Farm",
+        proxy_device: "px",
+      });
+      const listen = await env.t.start(port);
+      const miner = env.miner({ port: listen, login: "4Wal.rig" });
+      await until(() => main.accepted >= 2);
+      const mainPort = main.port;
+      main.stop();
+      await until(() => standby.accepted >= 2);
+      expect(env.t.engine.live.portStats(port.id).upstream).toBe("standby");
+      const before = main.accepted;
+      main.listen(mainPort);
+      await until(() => main.accepted >= before + 2);
+      expect(env.t.engine.live.portStats(port.id).upstream).toBe("main");
+      const r = await miner.finish();
+      expect(r.disconnects).toBe(0);
+      // only shares caught in the outage may fail, and only as stale ("Block expired")
+      const other = [...r.rejected.keys()].filter((k) => !/expired|invalid job/i.test(k));
+      expect(other).toEqual([]);
+      expect(r.accepted).toBeLessThanOrEqual(main.accepted + standby.accepted);
+      expect(main.rejects.size + standby.rejects.size).toBe(0);
+      expect(env.t.logs.some((l) => l.includes("switching to standby"))).toBe(true);
+      expect(env.t.logs.some((l) => l.includes("returning from standby"))).toBe(true);
+    });
+  }
+});
