@@ -70,6 +70,33 @@ describe("CryptoNote fee by job switching", () => {
     });
   }
 
+  test("a fee pool that goes away: diverted miners return to the main pool at once and keep mining", async () => {
+    env = new CryptoNoteE2E();
+    const main = await env.pool();
+    const fee = await env.pool();
+    const port = env.port({
+      pool_address: main.address,
+      mode: ProxyMode.POOL,
+      proxy_addr: "4Farm",
+      wallets: [feeWallet(1, "4FeeWallet", fee.address, 0.5)],
+    });
+    const listen = await env.t.start(port);
+    const miners = [0, 1].map((i) => env?.miner({ port: listen, login: `4W${i}` }));
+    await until(() => fee.accepted >= 2);
+    fee.stop();
+    const at = miners.map((m) => m?.report.accepted ?? 0);
+    // each miner, diverted or not, has shares accepted again; a diverted one only if it left the
+    // dead fee session (the scheduler alone would keep it there, since the fee is still owed)
+    await until(() => miners.every((m, i) => (m?.report.accepted ?? 0) >= (at[i] ?? 0) + 3));
+    const reports = await Promise.all(miners.map((m) => m?.finish()));
+    for (const r of reports) {
+      expect(r?.disconnects).toBe(0);
+      // only shares caught on the fee session when it closed may fail, and only as stale
+      expect([...(r?.rejected.keys() ?? [])].filter((k) => !/expired|invalid job/i.test(k))).toEqual([]);
+    }
+    expect(main.rejects.size).toBe(0);
+  });
+
   test("a fee pool on another RandomX seed (another coin) is not used, and the log says so once", async () => {
     env = new CryptoNoteE2E();
     const main = await env.pool();

@@ -15,12 +15,16 @@ describe("the catalogue offers exactly what the engine implements", () => {
     }
   });
 
-  test("the Bitcoin and CryptoNote families run; Ethereum coins are refused, not spoken to in Bitcoin stratum", () => {
+  test("the Bitcoin and Ethereum families run; RandomX coins run as CryptoNote; the others are refused, not spoken to in Bitcoin stratum", () => {
     expect(familyFor("sha256")?.name).toBe("bitcoin");
     expect(familyFor("scrypt")?.name).toBe("bitcoin");
+    for (const c of ["ethhash", "eth1hash", "ethhash2d"] as const) {
+      expect(familyFor(c)?.name).toBe("ethereum");
+      expect(modesOf(c)).toEqual([0, 2]);
+    }
     expect(familyFor("randomx")?.name).toBe("cryptonote");
     expect(modesOf("randomx")).toEqual([0, 2]);
-    for (const c of ["ethhash", "kheavyhash", "blake3", "zksnark"] as const) {
+    for (const c of ["kheavyhash", "blake3", "zksnark"] as const) {
       expect(familyOf(c)).not.toBe("bitcoin");
       expect(familyFor(c)).toBeNull();
       expect(modesOf(c)).toEqual([]);
@@ -29,13 +33,15 @@ describe("the catalogue offers exactly what the engine implements", () => {
 });
 
 describe("a stored port of a coin without its family", () => {
-  test("is not started and the log says why (an ETC miner is never answered in Bitcoin stratum)", async () => {
+  test("is not started and the log says why (a KAS miner is never answered in Bitcoin stratum)", async () => {
     const t = makeEngine();
-    const port = makePort({ pool_address: "127.0.0.1:1", currency: "ETC", category: "eth1hash" });
-    await expect(t.engine.apply(port)).rejects.toThrow("the eth1hash protocol family is not implemented");
+    const port = makePort({ pool_address: "127.0.0.1:1", currency: "KAS", category: "kheavyhash" });
+    await expect(t.engine.apply(port)).rejects.toThrow("the kheavyhash protocol family is not implemented");
     expect(t.engine.runState(port.id)).toBe("closed");
     expect(t.engine.running(port.id)).toBeUndefined();
-    expect(t.logs).toContain(`error ${port.id} not started: the eth1hash protocol family is not implemented`);
+    expect(t.logs).toContain(
+      `error ${port.id} not started: the kheavyhash protocol family is not implemented`,
+    );
     await t.engine.shutdown();
   });
 });

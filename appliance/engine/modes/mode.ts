@@ -32,9 +32,11 @@ export function chooseFeeMode(
   who: string,
   feeConfigured: boolean,
   log: (level: LogLevel, message: string) => void,
+  /** why the miner cannot be moved, in the family's terms */
+  why = "small extranonce2",
 ): FeeMode {
   const chosen = mode.feeMode(movable);
   if (chosen !== mode.preferredFee && feeConfigured)
-    log("info", `miner ${who}: cannot be switched between pools (small extranonce2); using Compatible fee`);
+    log("info", `miner ${who}: cannot be switched between pools (${why}); using Compatible fee`);
   return chosen;
 }

@@ -16,6 +16,8 @@ export interface LaneMiner {
   onLaneJob(lane: Lane): void;
   /** a lane this miner waited for has its first job */
   onLaneReady(lane: Lane): void;
+  /** the session of the lane this miner mines on ended; its jobs can no longer be submitted */
+  onLaneDown(lane: Lane): void;
 }
 
 export interface LaneHost {
@@ -187,6 +189,7 @@ export class Lane implements UpstreamHandler {
     this.lastError = reason;
     if (this.closed) return;
     this.host.laneDown(this, u.endpoint, reason, healthy);
+    for (const m of [...this.miners]) m.onLaneDown(this);
     this.scheduleRetry();
   }
 }

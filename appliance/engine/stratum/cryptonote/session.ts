@@ -464,6 +464,15 @@ export class MinerSession implements LaneMiner, MinerConnection {
     else this.goMain();
   }
 
+  /**
+   * A fee pool dropped: back to the main pool at once rather than mining work nobody can take (the
+   * scheduler sends the miner back when the fee session is up again). A main session that drops
+   * reconnects, and its miners get the new session's first job.
+   */
+  onLaneDown(lane: Lane): void {
+    if (lane === this.lane && lane.target !== MAIN && this.state === "ready") this.goMain();
+  }
+
   onLaneReady(lane: Lane): void {
     lane.waiting.delete(this);
     if (this.state === "ready" && this.lane !== lane) this.evaluate();

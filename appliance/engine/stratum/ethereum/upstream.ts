@@ -1,0 +1,405 @@
+/**
+ * EthUpstream: one session to an Ethereum pool in one dialect (protocols.md §B).
+ * - ETHPROXY: eth_submitLogin with the session's one user, then eth_getWork; the pool pushes new
+ *   work as a response with id 0 (some pools use other ids: any unrequested work array is work).
+ * - EthereumStratum/1.0.0: mining.subscribe ["agent", "EthereumStratum/1.0.0"] (the answer's prefix
+ *   starts every nonce), mining.extranonce.subscribe, then any number of mining.authorize.
+ * It knows nothing of miners; its Lane decides what to do with work and closures.
+ */
+import type { Socket, SocketHandler } from "bun";
+import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
+import { LineWriter } from "../../transport/line-writer.ts";
+import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
+import { parsePositional, requestLine, type StratumId } from "../message.ts";
+import { EthError, EthErrorCode, readPoolError } from "./errors.ts";
+import {
+  parseDifficulty,
+  parseNotify,
+  parseSetExtranonce,
+  parseSubscribeResult,
+  parseWork,
+} from "./messages.ts";
+import { type Dialect, EthproxyMethod, NICEHASH_PROTOCOL, NicehashMethod, WORK_PUSH_ID } from "./methods.ts";
+import { difficultyOfBoundary } from "./target.ts";
+
+export type UpstreamState = "connecting" | "login" | "ready" | "closed";
+
+/** Work as the pool sent it, with the session terms in force when it arrived. */
+export interface UpstreamWork {
+  /** what a share names the job by upstream: the notify job id (ES1) or the header hash (ETHPROXY) */
+  poolJobId: string;
+  header: string;
+  seed: string;
+  /** share difficulty in NiceHash units (target.ts) */
+  difficulty: number;
+  /** ETHPROXY boundary (64 hex), null for ES1 */
+  boundary: string | null;
+  /** ES1 extranonce prefix every nonce of this job starts with; "" for ETHPROXY */
+  extranonce: string;
+  clean: boolean;
+}
+
+export interface ShareTicket {
+  onResult(error: EthError | null, latencyMs: number): void;
+}
+
+export interface UpstreamHandler {
+  onSubscribed(u: EthUpstream): void;
+  onWork(u: EthUpstream, work: UpstreamWork): void;
+  /** `healthy`: the session had delivered work */
+  onClosed(u: EthUpstream, reason: string, healthy: boolean): void;
+}
+
+export interface UpstreamOptions {
+  dialect: Dialect;
+  agent: string;
+  /** ETHPROXY: the one login of the session (ES1 authorizes users later) */
+  login: { user: string; password: string } | null;
+  connectTimeoutMs: number;
+  jobTimeoutMs: number;
+}
+
+type Pending =
+  | { kind: "share"; ticket: ShareTicket; sentAt: number }
+  | { kind: "authorize"; user: string; resolve: (ok: boolean) => void }
+  | { kind: "login" }
+  | { kind: "subscribe" }
+  | { kind: "work" }
+  | { kind: "ignore" };
+
+const NO_JOB = "no job from pool in time";
+export const MAX_PENDING_REQUESTS = 4096;
+const expire = (u: EthUpstream, reason: string): void => u.close(reason);
+let nextUpstreamId = 1;
+
+const HANDLERS: SocketHandler<EthUpstream> = {
+  handshake: (s) => s.data.begin(s),
+  data: (s, chunk) => s.data.onSocketData(chunk),
+  drain: (s) => s.data.onSocketDrain(),
+  close: (s) => s.data.onSocketClose(null),
+  error: (s, e) => s.data.onSocketClose(`socket error: ${e.message}`),
+  connectError: (s, e) => s.data.onSocketClose(`connect failed: ${e.message}`),
+};
+
+/** The rig part of "wallet.rig", sent as ETHPROXY's top-level worker. */
+const rigOf = (user: string): string => {
+  const dot = user.indexOf(".");
+  return dot < 0 ? "" : user.slice(dot + 1);
+};
+
+export class EthUpstream {
+  readonly id = nextUpstreamId++;
+  state: UpstreamState = "connecting";
+  extranonce = "";
+  work: UpstreamWork | null = null;
+  readonly authorized = new Set<string>();
+  private nextDifficulty = 1;
+  private socket: Socket<EthUpstream> | null = null;
+  private readonly splitter = new LineSplitter(MAX_LINE_BYTES, this);
+  private writer: LineWriter | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private jobs = 0;
+  private retiring: string | null = null;
+  private readonly workerField: string;
+
+  constructor(
+    readonly endpoint: Endpoint,
+    readonly opts: UpstreamOptions,
+    private readonly handler: UpstreamHandler,
+  ) {
+    const rig = opts.login === null ? "" : rigOf(opts.login.user);
+    this.workerField = rig === "" ? "" : `,"worker":${JSON.stringify(rig)}`;
+  }
+
+  get dialect(): Dialect {
+    return this.opts.dialect;
+  }
+
+  get label(): string {
+    return endpointText(this.endpoint);
+  }
+
+  get isReady(): boolean {
+    return this.state === "ready";
+  }
+
+  start(): void {
+    this.arm(this.opts.connectTimeoutMs, "connect/login timeout");
+    Bun.connect<EthUpstream>({
+      hostname: this.endpoint.host,
+      port: this.endpoint.port,
+      ...(this.endpoint.tls ? { tls: { rejectUnauthorized: false } } : {}),
+      data: this,
+      socket: HANDLERS,
+    }).then(
+      (socket) => {
+        if (!this.endpoint.tls) this.begin(socket);
+      },
+      (e: Error) => this.close(`connect failed: ${e.message}`),
+    );
+  }
+
+  onOverflow(): void {
+    this.close("line too long from pool");
+  }
+
+  onSocketData(chunk: Uint8Array): void {
+    this.splitter.push(chunk);
+  }
+
+  onSocketDrain(): void {
+    this.writer?.drain();
+  }
+
+  onSocketClose(why: string | null): void {
+    this.close(why ?? "closed by pool");
+  }
+
+  begin(socket: Socket<EthUpstream>): void {
+    if (this.state === "closed") {
+      socket.end();
+      return;
+    }
+    if (this.socket !== null) return;
+    this.socket = socket;
+    this.writer = new LineWriter(socket);
+    this.state = "login";
+    if (this.dialect === "ethproxy") {
+      const login = this.opts.login ?? { user: "", password: "x" };
+      this.request({ kind: "login" }, EthproxyMethod.SUBMIT_LOGIN, [login.user, login.password]);
+    } else {
+      this.request({ kind: "subscribe" }, NicehashMethod.SUBSCRIBE, [this.opts.agent, NICEHASH_PROTOCOL]);
+    }
+  }
+
+  /** ES1: authorizes a further user on this session (ETHPROXY has its one login). */
+  authorize(user: string, password: string): Promise<boolean> {
+    if (this.authorized.has(user)) return Promise.resolve(true);
+    if (this.state !== "ready" || this.dialect === "ethproxy") return Promise.resolve(false);
+    return new Promise((resolve) => {
+      this.request({ kind: "authorize", user, resolve }, NicehashMethod.AUTHORIZE, [user, password]);
+    });
+  }
+
+  /**
+   * Sends a share. ETHPROXY: [nonce, header, mix]; ES1: [user, job id, nonce minus this job's
+   * prefix]. `nonce` is the full 8-byte nonce in hex.
+   */
+  submit(user: string, work: UpstreamWork, nonce: string, mix: string, ticket: ShareTicket): void {
+    if (this.state !== "ready") {
+      ticket.onResult(new EthError(EthErrorCode.STALE, "upstream session closed"), 0);
+      return;
+    }
+    if (this.pending.size >= MAX_PENDING_REQUESTS) {
+      ticket.onResult(new EthError(EthErrorCode.OTHER, "pool is not answering"), 0);
+      this.close(`pool left ${MAX_PENDING_REQUESTS} requests unanswered`);
+      return;
+    }
+    const id = this.nextId++;
+    this.pending.set(id, { kind: "share", ticket, sentAt: performance.now() });
+    // Built by hand: once per share, and only the names need JSON escaping.
+    if (this.dialect === "ethproxy")
+      this.writer?.write(
+        `{"id":${id},"jsonrpc":"2.0","method":"eth_submitWork","params":["0x${nonce}","0x${work.header}","0x${mix}"]${this.workerField}}\n`,
+      );
+    else
+      this.writer?.write(
+        `{"id":${id},"method":"mining.submit","params":[${JSON.stringify(user)},${JSON.stringify(work.poolJobId)},"${nonce.slice(work.extranonce.length)}"]}\n`,
+      );
+  }
+
+  /** ETHPROXY: passes a miner's own hashrate report on (its dedicated session only). */
+  submitHashrate(rateHex: string, idHex: string): void {
+    if (this.state !== "ready" || this.dialect !== "ethproxy") return;
+    const id = this.nextId++;
+    this.pending.set(id, { kind: "ignore" });
+    this.writer?.write(
+      `{"id":${id},"jsonrpc":"2.0","method":"eth_submitHashrate","params":["0x${rateHex}","0x${idHex}"]${this.workerField}}\n`,
+    );
+  }
+
+  /** Stop being the lane's session but stay until the shares already sent are answered. */
+  retire(reason: string, graceMs: number): void {
+    if (this.state === "closed") return;
+    this.retiring = reason;
+    if (this.pendingShares() === 0) {
+      this.close(reason);
+      return;
+    }
+    this.arm(graceMs, reason);
+  }
+
+  private pendingShares(): number {
+    let n = 0;
+    for (const p of this.pending.values()) if (p.kind === "share") n++;
+    return n;
+  }
+
+  close(reason: string): void {
+    if (this.state === "closed") return;
+    this.state = "closed";
+    if (this.timer) clearTimeout(this.timer);
+    this.writer?.close();
+    const closed = new EthError(EthErrorCode.STALE, "upstream session closed");
+    for (const p of this.pending.values()) {
+      if (p.kind === "share") p.ticket.onResult(closed, 0);
+      else if (p.kind === "authorize") p.resolve(false);
+    }
+    this.pending.clear();
+    this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB);
+  }
+
+  private arm(ms: number, reason: string): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(expire, ms, this, reason);
+  }
+
+  private request(p: Pending, method: string, params: unknown[]): void {
+    const id = this.nextId++;
+    this.pending.set(id, p);
+    if (this.dialect === "ethproxy")
+      this.writer?.write(
+        `${JSON.stringify({ id, jsonrpc: "2.0", method, params }).slice(0, -1)}${this.workerField}}\n`,
+      );
+    else this.writer?.write(requestLine(id, method, params));
+  }
+
+  private answerUnsupported(id: StratumId): void {
+    if (id !== null)
+      this.writer?.write(`${JSON.stringify({ id, result: null, error: [20, "unsupported", null] })}\n`);
+  }
+
+  onLine(line: string): void {
+    if (this.state === "closed") return;
+    const m = parsePositional(line);
+    if (m === null) {
+      this.close("malformed line from pool");
+      return;
+    }
+    if (m.kind === "response") {
+      const p = typeof m.id === "number" ? this.pending.get(m.id) : undefined;
+      if (p === undefined) {
+        // ETHPROXY pushes work as a response with id 0 (or another id nobody asked with)
+        if (this.dialect === "ethproxy" && (m.id === WORK_PUSH_ID || Array.isArray(m.result)))
+          this.onEthproxyWork(m.result);
+        return;
+      }
+      this.pending.delete(m.id as number);
+      this.onResponse(p, m.result, m.error);
+      if (this.retiring !== null && this.pendingShares() === 0) this.close(this.retiring);
+      return;
+    }
+    if (this.dialect === "ethproxy") {
+      this.answerUnsupported(m.id);
+      return;
+    }
+    switch (m.method) {
+      case NicehashMethod.NOTIFY: {
+        const n = parseNotify(m.params);
+        if (n instanceof EthError) {
+          this.close(n.message);
+          return;
+        }
+        this.onJob({
+          poolJobId: n.jobId,
+          header: n.header,
+          seed: n.seed,
+          difficulty: this.nextDifficulty,
+          boundary: null,
+          extranonce: this.extranonce,
+          clean: n.clean,
+        });
+        return;
+      }
+      case NicehashMethod.SET_DIFFICULTY: {
+        const d = parseDifficulty(m.params);
+        if (d !== null) this.nextDifficulty = d;
+        return;
+      }
+      case NicehashMethod.SET_EXTRANONCE: {
+        // takes effect with the next notify: each job carries the prefix it was issued with
+        const e = parseSetExtranonce(m.params);
+        if (e !== null) this.extranonce = e;
+        return;
+      }
+      default:
+        this.answerUnsupported(m.id);
+    }
+  }
+
+  private onEthproxyWork(result: unknown): void {
+    const w = parseWork(result);
+    if (w === null) return;
+    // a repeated push of the work in force (a getWork answer crossing a push) is not new work
+    if (this.work !== null && this.work.header === w.header && this.work.boundary === w.boundary) return;
+    this.onJob({
+      poolJobId: w.header,
+      header: w.header,
+      seed: w.seed,
+      difficulty: difficultyOfBoundary(w.boundary),
+      boundary: w.boundary,
+      extranonce: "",
+      // ETHPROXY has no clean flag: a new seed or a different header always replaces the work
+      clean: true,
+    });
+  }
+
+  private onJob(work: UpstreamWork): void {
+    this.jobs++;
+    if (this.retiring !== null) return;
+    this.arm(this.opts.jobTimeoutMs, NO_JOB);
+    this.work = work;
+    this.handler.onWork(this, work);
+  }
+
+  private ready(): void {
+    this.state = "ready";
+    this.arm(this.opts.jobTimeoutMs, NO_JOB);
+    this.handler.onSubscribed(this);
+  }
+
+  private onResponse(p: Pending, result: unknown, error: unknown): void {
+    switch (p.kind) {
+      case "share": {
+        const err =
+          readPoolError(error) ?? (result === true ? null : new EthError(EthErrorCode.OTHER, "rejected"));
+        p.ticket.onResult(err, performance.now() - p.sentAt);
+        return;
+      }
+      case "login": {
+        if (result !== true || readPoolError(error) !== null) {
+          this.close(`login refused: ${JSON.stringify(error ?? result)}`);
+          return;
+        }
+        if (this.opts.login !== null) this.authorized.add(this.opts.login.user);
+        this.ready();
+        this.request({ kind: "work" }, EthproxyMethod.GET_WORK, []);
+        return;
+      }
+      case "work":
+        this.onEthproxyWork(result);
+        return;
+      case "subscribe": {
+        const prefix = parseSubscribeResult(result);
+        if (prefix === null || readPoolError(error) !== null) {
+          this.close(`subscribe refused: ${JSON.stringify(error ?? result)}`);
+          return;
+        }
+        this.extranonce = prefix;
+        this.request({ kind: "ignore" }, NicehashMethod.EXTRANONCE_SUBSCRIBE, []);
+        this.ready();
+        return;
+      }
+      case "authorize": {
+        const ok = result === true && readPoolError(error) === null;
+        if (ok) this.authorized.add(p.user);
+        p.resolve(ok);
+        return;
+      }
+      case "ignore":
+        return;
+    }
+  }
+}
