@@ -133,10 +133,10 @@ export function hashFactorOf(category: Category): number | null {
  */
 const FAMILY_MODES: Partial<Record<FamilyName, readonly number[]>> = {
   bitcoin: [0, 1, 2],
-  // no Compatible: an ETHPROXY session has one login, so fee shares cannot share a miner's session
-  ethereum: [0, 2],
   // no Compatible: a CryptoNote session has one login and a share names no worker
   cryptonote: [0, 2],
+  // no Compatible: an ETHPROXY session has one login, so fee shares cannot share a miner's session
+  ethereum: [0, 2],
   // the NGINX coin is a plain TCP relay: no mode applies, it is stored as Efficient
   forward: [0],
 };

@@ -5,14 +5,14 @@
  */
 import { type FamilyName, familyOf, isCategory } from "../../catalog/categories.ts";
 import { BITCOIN } from "./bitcoin/index.ts";
-import { ETHEREUM } from "./ethereum/index.ts";
 import { CRYPTONOTE } from "./cryptonote/index.ts";
+import { ETHEREUM } from "./ethereum/index.ts";
 import type { Family } from "./family.ts";
 
 export const IMPLEMENTED: Partial<Record<FamilyName, Family>> = {
   bitcoin: BITCOIN,
-  ethereum: ETHEREUM,
   cryptonote: CRYPTONOTE,
+  ethereum: ETHEREUM,
 };
 
 export function familyFor(category: string): Family | null {

@@ -41,6 +41,8 @@ export interface TestEthMinerOptions {
   agent?: string;
   maxShares?: number;
   maxMs?: number;
+  /** EthereumStratum/1.0.0: send mining.extranonce.subscribe (default true) */
+  extranonceSubscribe?: boolean;
   /** ETHPROXY: eth_submitHashrate this often */
   hashrateIntervalMs?: number;
   sabotage?: Sabotage;
@@ -257,7 +259,8 @@ export class TestEthMiner {
       return;
     }
     this.report.extranonce = extranonce.toLowerCase();
-    this.send(EXTRANONCE_SUBSCRIBE_ID, NicehashMethod.EXTRANONCE_SUBSCRIBE, []);
+    if (this.opts.extranonceSubscribe !== false)
+      this.send(EXTRANONCE_SUBSCRIBE_ID, NicehashMethod.EXTRANONCE_SUBSCRIBE, []);
     this.send(AUTHORIZE_ID, NicehashMethod.AUTHORIZE, [this.opts.user, this.opts.password ?? "x"]);
   }
 
