@@ -124,6 +124,43 @@ describe("hostile miners", () => {
   });
 });
 
+describe("sessions", () => {
+  test("Pool mode: the 257th miner opens a second pool session; each session's miners hold distinct bytes", async () => {
+    env = new CryptoNoteE2E();
+    // no new jobs during the test, so every miner keeps the byte it logged in with
+    const pool = await env.pool({ jobIntervalMs: 0 });
+    const port = env.port({ pool_address: pool.address, mode: ProxyMode.POOL, proxy_addr: "4Farm" });
+    const listen = await env.t.start(port);
+    const clients: Array<Awaited<ReturnType<typeof loggedIn>>> = [];
+    for (let i = 0; i < 257; i++) clients.push(await loggedIn(listen));
+    env.cleanup.push(() => {
+      for (const c of clients) c.c.close();
+    });
+    expect(pool.connectionsOpened).toBe(2);
+    expect(env.t.engine.running(port.id)?.sessionCounts().main).toBe(2);
+    // a pool job is shared by all miners of a session: a job id, and the blob without byte 42
+    const bySession = new Map<string, Set<string>>();
+    for (const c of clients) {
+      const key = c.blob.slice(0, 84) + c.blob.slice(86);
+      const bytes = bySession.get(key) ?? new Set<string>();
+      bytes.add(c.blob.slice(84, 86));
+      bySession.set(key, bytes);
+    }
+    expect([...bySession.values()].map((b) => b.size).sort((a, b) => a - b)).toEqual([1, 256]);
+  });
+
+  test("Efficient mode: a login the pool refuses is answered with the pool's reason at once", async () => {
+    env = new CryptoNoteE2E();
+    const pool = await env.pool();
+    const listen = await env.t.start(env.port({ pool_address: pool.address }));
+    // "." is a wallet and a worker name, both empty: the proxy logs in with "" and the pool refuses it
+    const r = await env.miner({ port: listen, login: "." }).done;
+    expect(r.loggedIn).toBe(false);
+    expect(r.loginError).toBe("login refused: Missing login");
+    expect(pool.rejects.get("Missing login")).toBe(1);
+  });
+});
+
 describe("main ↔ standby", () => {
   for (const [name, mode] of [
     ["Efficient", ProxyMode.EFFICIENT],

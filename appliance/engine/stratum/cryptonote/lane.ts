@@ -8,7 +8,13 @@ import type { LogLevel } from "../../../domain/engine.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
 import { BYTES_PER_JOB, type Job, type JobTable } from "./job.ts";
 import type { PoolJob } from "./messages.ts";
-import { Upstream, type UpstreamHandler, type UpstreamLogin, type UpstreamOptions } from "./upstream.ts";
+import {
+  LOGIN_REFUSED,
+  Upstream,
+  type UpstreamHandler,
+  type UpstreamLogin,
+  type UpstreamOptions,
+} from "./upstream.ts";
 
 /** A miner as a lane sees it. */
 export interface LaneMiner {
@@ -188,6 +194,9 @@ export class Lane implements UpstreamHandler {
     this.current = null;
     this.lastError = reason;
     if (this.closed) return;
+    // A miner's own session refused by the pool: its login is answered now, not after retries.
+    if (!this.shared && reason.startsWith(LOGIN_REFUSED))
+      for (const w of [...(this.jobWaiters ?? [])]) w(false);
     this.host.laneDown(this, u.endpoint, reason, healthy);
     for (const m of [...this.miners]) m.onLaneDown(this);
     this.scheduleRetry();

@@ -4,7 +4,7 @@
  * refuses that login has still answered and counts as up.
  */
 import type { Endpoint } from "../../transport/endpoint.ts";
-import { Upstream } from "./upstream.ts";
+import { LOGIN_REFUSED, Upstream } from "./upstream.ts";
 
 export function probeCryptoNotePool(endpoint: Endpoint, agent: string, timeoutMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -25,7 +25,7 @@ export function probeCryptoNotePool(endpoint: Endpoint, agent: string, timeoutMs
         },
         onClosed: (_u, reason) => {
           if (done) return;
-          if (reason.startsWith("login refused")) finish();
+          if (reason.startsWith(LOGIN_REFUSED)) finish();
           else {
             done = true;
             reject(new Error(reason));

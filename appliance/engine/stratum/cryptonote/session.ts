@@ -18,14 +18,14 @@ import type { MinerConnection } from "../family.ts";
 import { intern } from "../intern.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
 import { parseMessage, type StratumId } from "../message.ts";
-import { type CnError, Errors, isStale } from "./errors.ts";
+import { CnError, Errors, isStale } from "./errors.ts";
 import type { Job, JobTable } from "./job.ts";
 import type { Lane, LaneMiner } from "./lane.ts";
 import { jobParams, type Login, type PoolJob, parseLogin, parseRpcId, parseSubmit } from "./messages.ts";
 import { Method, MINER_EXTENSIONS } from "./methods.ts";
 import { submittedByte } from "./nonce.ts";
 import type { NonceSpace } from "./nonce-space.ts";
-import type { ShareTicket, UpstreamLogin } from "./upstream.ts";
+import { LOGIN_REFUSED, type ShareTicket, type UpstreamLogin } from "./upstream.ts";
 
 export type MinerState = "connected" | "logging-in" | "ready" | "closed";
 
@@ -228,7 +228,9 @@ export class MinerSession implements LaneMiner, MinerConnection {
     const job = ok ? lane.issue() : null;
     if (job === null) {
       const why = lane.lastError ? `: ${lane.lastError}` : "";
-      this.out.write(refusal(id, Errors.noPool()));
+      // xmrig shows the pool's own refusal (a bad wallet, a ban) to its operator
+      const refused = !home.shared && lane.lastError.startsWith(LOGIN_REFUSED);
+      this.out.write(refusal(id, refused ? new CnError(lane.lastError) : Errors.noPool()));
       return this.close(`pool unavailable at login${why}`);
     }
     const now = Date.now();

@@ -45,6 +45,8 @@ type Pending =
   | { kind: "ignore" };
 
 const NO_JOB = "no job from pool in time";
+/** how a session refused at login ends (its reason starts with this) */
+export const LOGIN_REFUSED = "login refused";
 /** Unanswered requests one session may have; a shared session carries up to 256 miners. */
 const MAX_PENDING_REQUESTS = 4096;
 const expire = (u: Upstream, reason: string): void => u.close(reason);
@@ -243,7 +245,7 @@ export class Upstream {
         const refused = readPoolError(error);
         const r = refused ?? parseLoginResult(result);
         if (r instanceof CnError) {
-          this.close(`login refused: ${r.message}`);
+          this.close(`${LOGIN_REFUSED}: ${r.message}`);
           return;
         }
         this.rpcId = r.rpcId;
