@@ -4,11 +4,15 @@
  * failing over to the standby and back while miners keep mining.
  */
 import { afterAll, afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { randomBytes } from "node:crypto";
 import { ProxyMode } from "../../appliance/domain/port.ts";
-import { CryptoNoteE2E } from "../support/cryptonote/e2e-fixture.ts";
+import { CryptoNoteE2E, SEED } from "../support/cryptonote/e2e-fixture.ts";
+import { NONCE_OFFSET, testHashingBlob } from "../support/cryptonote/hashing-blob.ts";
+import { LineReader, parseRpcLine } from "../support/cryptonote/json-lines.ts";
 import { closeSharedRandomX } from "../support/cryptonote/randomx.ts";
 import { REJECT_MESSAGES } from "../support/cryptonote/share-check.ts";
-import { until } from "../support/stratum/port-fixture.ts";
+import { targetHexForDifficulty } from "../support/cryptonote/target.ts";
+import { feeWallet, until } from "../support/stratum/port-fixture.ts";
 import { RawClient } from "../support/stratum/raw-client.ts";
 
 setDefaultTimeout(90_000);
@@ -158,6 +162,94 @@ describe("sessions", () => {
     expect(r.loggedIn).toBe(false);
     expect(r.loginError).toBe("login refused: Missing login");
     expect(pool.rejects.get("Missing login")).toBe(1);
+  });
+});
+
+/**
+ * A minimal upstream in the role of a NiceHash-style splitter: its blobs come with blob[42] = 0xab
+ * already reserved, and it accepts any share, recording the nonces, so the test can look at them.
+ */
+function fixedBytePool(): { port: number; nonces: string[]; logins: number; stop: () => void } {
+  const nonces: string[] = [];
+  const state = { logins: 0 };
+  const blob = Buffer.from(testHashingBlob(randomBytes(32)));
+  blob[NONCE_OFFSET + 3] = 0xab;
+  const job = {
+    blob: blob.toString("hex"),
+    job_id: "j1",
+    target: targetHexForDifficulty(2, 4),
+    algo: "rx/0",
+    height: 1,
+    seed_hash: SEED,
+  };
+  const listener = Bun.listen<LineReader>({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: {
+      open: (s) => {
+        s.data = new LineReader(
+          (line) => {
+            const m = parseRpcLine(line);
+            if (m === null || m.kind !== "request") return;
+            if (m.method === "submit") nonces.push((m.params as { nonce: string }).nonce);
+            if (m.method === "login") state.logins++;
+            const result =
+              m.method === "login"
+                ? { id: "r1", job, extensions: ["algo", "nicehash", "keepalive"], status: "OK" }
+                : { status: "OK" };
+            s.write(`${JSON.stringify({ id: m.id, jsonrpc: "2.0", error: null, result })}\n`);
+          },
+          () => s.end(),
+        );
+      },
+      data: (s, chunk) => s.data.push(chunk),
+    },
+  });
+  return {
+    port: listener.port,
+    nonces,
+    get logins() {
+      return state.logins;
+    },
+    stop: () => listener.stop(true),
+  };
+}
+
+describe("pools whose jobs cannot be split (blob[42] already set)", () => {
+  test("Efficient: the miner gets the pool's byte unchanged, is never moved, and the log says why", async () => {
+    env = new CryptoNoteE2E({ jobTimeoutMs: 60_000 });
+    const upstream = fixedBytePool();
+    env.cleanup.push(() => upstream.stop());
+    const fee = await env.pool();
+    const port = env.port({
+      pool_address: `127.0.0.1:${upstream.port}`,
+      wallets: [feeWallet(1, "4FeeWallet", fee.address, 0.5)],
+    });
+    const listen = await env.t.start(port);
+    const r = await env.miner({ port: listen, login: "4W", maxShares: 6 }).done;
+    expect(r.accepted).toBe(6);
+    expect([...r.nonceTopBytes]).toEqual([0xab]);
+    expect(upstream.nonces.map((n) => n.slice(6))).toEqual(Array(6).fill("ab"));
+    // half of its work was owed to the fee wallet, yet none went there: it cannot be moved
+    expect(fee.connectionsOpened).toBe(0);
+    expect(env.t.logs.some((l) => l.includes("cannot be switched; no fee is taken from it"))).toBe(true);
+  });
+
+  test("Pool: the pool is not shared (logged) and miners are refused rather than given colliding work", async () => {
+    env = new CryptoNoteE2E({ jobTimeoutMs: 60_000 });
+    const upstream = fixedBytePool();
+    env.cleanup.push(() => upstream.stop());
+    const port = env.port({
+      pool_address: `127.0.0.1:${upstream.port}`,
+      mode: ProxyMode.POOL,
+      proxy_addr: "4F",
+    });
+    const listen = await env.t.start(port);
+    const r = await env.miner({ port: listen, login: "4W" }).done;
+    expect(r.loggedIn).toBe(false);
+    expect(r.loginError).toBe("No pool available");
+    expect(upstream.nonces).toEqual([]);
+    expect(env.t.logs.some((l) => l.includes("its jobs cannot be shared between miners"))).toBe(true);
   });
 });
 

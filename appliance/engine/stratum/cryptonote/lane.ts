@@ -175,6 +175,8 @@ export class Lane implements UpstreamHandler {
       this.refusedLogged = true;
       this.backoff = MAX_BACKOFF_MS;
       u.close("pool job cannot be split");
+      // miners logging in are told now rather than after their wait runs out
+      for (const w of [...(this.jobWaiters ?? [])]) w(false);
       return;
     }
     const first = this.current === null;
