@@ -141,7 +141,9 @@ describe("hostile input", () => {
       `${JSON.stringify({ id: 4, jsonrpc: "2.0", method: "eth_submitLogin", params: ["wal.raw", "x"] })}\n`,
     );
     await until(() => c.answer(4) !== undefined);
-    expect(c.answer(1)?.result).not.toBe(true);
+    // answered in the dialect the request speaks: ETHPROXY's {code, message} beside result false
+    expect(c.answer(1)?.result).toBe(false);
+    expect(ethproxyError(c, 1)?.code).toBe(24);
     expect(c.answer(3)?.error).toBeTruthy();
     expect(JSON.parse(c.lines[1] as string).error).toBeTruthy();
     expect(t.logs.some((l) => l.includes("unknown method eth_teleport"))).toBe(true);

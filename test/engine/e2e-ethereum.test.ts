@@ -9,7 +9,7 @@ import { LIGHT_CACHE_BUILD_BUDGET_MS, lightCache } from "../support/ethereum/eth
 import type { Dialect } from "../support/ethereum/methods.ts";
 import { TestEthMiner, type TestEthMinerOptions } from "../support/ethereum/test-miner.ts";
 import { TestEthPool, type TestEthPoolOptions } from "../support/ethereum/test-pool.ts";
-import { feeWallet, makeEngine, makePort } from "../support/stratum/port-fixture.ts";
+import { feeWallet, makeEngine, makePort, until } from "../support/stratum/port-fixture.ts";
 
 // ≈100 ms a light hash: bounded by the miners' share counts, not by wall time.
 setDefaultTimeout(120_000);
@@ -65,7 +65,8 @@ describe("Ethereum through the proxy, each dialect in each mode", () => {
           proxy_device: "farm",
         });
         const listen = await t.start(port);
-        const r = await miner(listen, { dialect, user: "wal.rig1", maxShares: 4 }).done;
+        const r = await miner(listen, { dialect, user: "wal.rig1", maxShares: 4, hashrateIntervalMs: 150 })
+          .done;
         expect(r.loggedIn).toBe(true);
         expect(r.accepted).toBe(4);
         expect(r.rejected.size).toBe(0);
@@ -74,6 +75,16 @@ describe("Ethereum through the proxy, each dialect in each mode", () => {
         expect(a.workers.get(worker)?.shares).toBe(4);
         const device = t.engine.registry.devices(port.id).find((d) => d.name === "rig1");
         expect(device?.valid).toBe(4);
+        if (dialect === "ethproxy") {
+          // eth_submitHashrate: the device's local hashrate is the miner's last report; the miner's own
+          // session passes every report on, a shared session speaks for many miners and passes none
+          expect(r.hashratesSent.length).toBeGreaterThan(0);
+          await until(() => device?.localHashrate === Number(r.hashratesSent.at(-1)));
+          if (mode === ProxyMode.EFFICIENT) {
+            await until(() => a.hashrates.get(worker)?.length === r.hashratesSent.length);
+            expect(a.hashrates.get(worker)).toEqual(r.hashratesSent);
+          } else expect(a.hashrates.size).toBe(0);
+        }
       });
 });
 

@@ -43,6 +43,8 @@ export class Lane implements UpstreamHandler {
   /** when the current session started; hashrate protection looks at it */
   sessionSince = 0;
   lastActive = Date.now();
+  /** why the pool refused this dedicated lane's login, once it has */
+  refusal: string | null = null;
   private readonly users = new Map<string, string>();
   private closed = false;
   private backoff: number;
@@ -174,12 +176,20 @@ export class Lane implements UpstreamHandler {
     if (first) for (const m of [...this.waiting]) m.onLaneReady(this);
   }
 
-  onClosed(u: EthUpstream, reason: string, healthy: boolean): void {
+  onClosed(u: EthUpstream, reason: string, healthy: boolean, refused: boolean): void {
     if (u !== this.upstream) return;
     this.upstream = null;
     this.current = null;
     if (this.closed) return;
-    this.host.laneDown(this, u.endpoint, reason, healthy);
+    if (refused && !this.shared && !this.subscribedOnce) {
+      // A miner's own login refused (its wallet, say): the miner is told; the pool is not down.
+      this.refusal = reason;
+      this.close();
+      return;
+    }
+    // A refusal of a shared session's login (the unified or fee identity) is the operator's to fix:
+    // logged, retried with backoff, never a reason to leave the pool.
+    this.host.laneDown(this, u.endpoint, reason, healthy || refused);
     this.scheduleRetry();
   }
 }

@@ -81,6 +81,8 @@ export class EthMinerSession implements LaneMiner, MinerConnection {
   readonly id = nextMinerId++;
   state: MinerState = "connected";
   dialect: Dialect | null = null;
+  /** how to answer a miner whose dialect is not known yet: by the shape of its request */
+  private guess: Dialect = "nicehash";
   agent = "";
   /** ES1: the extranonce prefix the miner holds now */
   prefix = "";
@@ -167,16 +169,17 @@ export class EthMinerSession implements LaneMiner, MinerConnection {
 
   private answer(id: StratumId, result: unknown): void {
     this.out.write(
-      this.dialect === "ethproxy"
+      (this.dialect ?? this.guess) === "ethproxy"
         ? `${JSON.stringify({ id, jsonrpc: "2.0", result })}\n`
         : `${JSON.stringify({ id, result, error: null })}\n`,
     );
   }
 
   private refuse(id: StratumId, error: EthError): void {
-    const wire = error.wire(this.dialect ?? "nicehash");
+    const dialect = this.dialect ?? this.guess;
+    const wire = error.wire(dialect);
     this.out.write(
-      this.dialect === "ethproxy"
+      dialect === "ethproxy"
         ? `${JSON.stringify({ id, jsonrpc: "2.0", result: false, error: wire })}\n`
         : `${JSON.stringify({ id, result: null, error: wire })}\n`,
     );
@@ -197,6 +200,7 @@ export class EthMinerSession implements LaneMiner, MinerConnection {
     }
     if (m.kind === "response") return;
     if (this.dialect === null) {
+      this.guess = m.method.startsWith("eth_") ? "ethproxy" : "nicehash";
       if (m.method === EthproxyMethod.SUBMIT_LOGIN) this.dialect = "ethproxy";
       else if (m.method === NicehashMethod.SUBSCRIBE && m.params[1] === NICEHASH_PROTOCOL)
         this.dialect = "nicehash";
@@ -295,8 +299,12 @@ export class EthMinerSession implements LaneMiner, MinerConnection {
     const ok = await lane.whenSubscribed(this.host.timing.connectTimeoutMs * 2);
     if ((this.state as MinerState) === "closed") return;
     if (!ok) {
-      this.refuse(id, new EthError(EthErrorCode.OTHER, "pool unavailable"));
-      this.close("pool unavailable at login");
+      const why = lane.refusal ?? "pool unavailable";
+      this.refuse(
+        id,
+        new EthError(lane.refusal === null ? EthErrorCode.OTHER : EthErrorCode.UNAUTHORIZED, why),
+      );
+      this.close(`${why} at login`);
       return;
     }
     this.answer(id, true);

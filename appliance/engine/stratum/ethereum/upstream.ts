@@ -46,8 +46,11 @@ export interface ShareTicket {
 export interface UpstreamHandler {
   onSubscribed(u: EthUpstream): void;
   onWork(u: EthUpstream, work: UpstreamWork): void;
-  /** `healthy`: the session had delivered work */
-  onClosed(u: EthUpstream, reason: string, healthy: boolean): void;
+  /**
+   * `healthy`: the session had delivered work. `refused`: the pool answered but refused the login
+   * (ETHPROXY), which says nothing about the pool being down.
+   */
+  onClosed(u: EthUpstream, reason: string, healthy: boolean, refused: boolean): void;
 }
 
 export interface UpstreamOptions {
@@ -102,6 +105,7 @@ export class EthUpstream {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private jobs = 0;
   private retiring: string | null = null;
+  private refused = false;
   private readonly workerField: string;
 
   constructor(
@@ -248,7 +252,7 @@ export class EthUpstream {
       else if (p.kind === "authorize") p.resolve(false);
     }
     this.pending.clear();
-    this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB);
+    this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB, this.refused);
   }
 
   private arm(ms: number, reason: string): void {
@@ -370,7 +374,8 @@ export class EthUpstream {
       }
       case "login": {
         if (result !== true || readPoolError(error) !== null) {
-          this.close(`login refused: ${JSON.stringify(error ?? result)}`);
+          this.refused = true;
+          this.close(`login refused: ${readPoolError(error)?.message ?? JSON.stringify(result)}`);
           return;
         }
         if (this.opts.login !== null) this.authorized.add(this.opts.login.user);
