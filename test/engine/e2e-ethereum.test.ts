@@ -133,3 +133,18 @@ describe("fee on Ethereum ports, measured at the pools", () => {
       expect(view?.achieved).toBeCloseTo(achieved, 6);
     });
 });
+
+describe("ETHPROXY identity", () => {
+  test("a rig named only in the top-level worker field (Claymore's -eworker) is its own device, credited as wallet.rig", async () => {
+    const a = await pool();
+    const t = engine();
+    const port = ethPort({ pool_address: a.address });
+    const listen = await t.start(port);
+    const r = await miner(listen, { dialect: "ethproxy", user: "wal", worker: "rigA", maxShares: 2 }).done;
+
+    expect(r.accepted).toBe(2);
+    const devices = t.engine.registry.devices(port.id);
+    expect(devices.map((d) => [d.wallet, d.name, d.upstreamUser])).toEqual([["wal", "rigA", "wal.rigA"]]);
+    expect(a.workers.get("wal.rigA")?.shares).toBe(2);
+  });
+});

@@ -12,6 +12,8 @@ export interface StratumRequest {
   id: StratumId;
   method: string;
   params: StratumParams;
+  /** ETHPROXY's top-level rig name beside method and params (Claymore's `-eworker`), if any */
+  worker?: string;
 }
 
 export interface StratumResponse {
@@ -39,7 +41,14 @@ export function parseMessage(line: string): StratumMessage | null {
   if (typeof o.method === "string") {
     const params = o.params === undefined ? [] : o.params;
     if (params === null || typeof params !== "object") return null;
-    return { kind: "request", id: sid, method: o.method, params: params as StratumParams };
+    const request: StratumRequest = {
+      kind: "request",
+      id: sid,
+      method: o.method,
+      params: params as StratumParams,
+    };
+    if (typeof o.worker === "string" && o.worker !== "") request.worker = o.worker.slice(0, 128);
+    return request;
   }
   if ("result" in o || "error" in o) return { kind: "response", id: sid, result: o.result, error: o.error };
   return null;

@@ -212,7 +212,7 @@ export class EthMinerSession implements LaneMiner, MinerConnection {
           this.strike(m.id, new EthError(EthErrorCode.OTHER, "unexpected login"));
           return;
         }
-        return this.login(m.id, params);
+        return this.login(m.id, params, m.worker ?? null);
       case EthproxyMethod.GET_WORK:
         this.getWork(m.id);
         return;
@@ -281,13 +281,15 @@ export class EthMinerSession implements LaneMiner, MinerConnection {
   }
 
   /** ETHPROXY eth_submitLogin: the miner's own session logs in as the rewritten user first. */
-  private async login(id: StratumId, params: unknown[]): Promise<void> {
+  private async login(id: StratumId, params: unknown[], worker: string | null): Promise<void> {
     const l = parseLogin(EthproxyMethod.SUBMIT_LOGIN, params);
     if (l instanceof EthError) {
       this.strike(id, l);
       return;
     }
-    const who = this.identify(id, l.user);
+    // the rig is "wallet.rig" in the login or, for miners like Claymore, the top-level worker
+    const user = worker !== null && !l.user.includes(".") ? `${l.user}.${worker}` : l.user;
+    const who = this.identify(id, user);
     if (who === null) return;
     const lane = this.host.mainLane(this, { user: who.upstreamUser, password: l.password });
     if (lane === null) {
