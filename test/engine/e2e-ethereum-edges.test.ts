@@ -89,6 +89,31 @@ describe("fee edges", () => {
     );
   });
 
+  test("a fee pool that goes down sends its miners back to the main pool at once, both dialects", async () => {
+    const a = await pool();
+    const b = await pool();
+    const t = engine();
+    // 90 %: the scheduler keeps both miners on the fee pool, so only its going down brings them back
+    const port = ethPort({ pool_address: a.address, wallets: [feeWallet(1, "feeaddr", b.address, 0.9)] });
+    const listen = await t.start(port);
+    const eth = miner(listen, { dialect: "ethproxy", user: "wal.eth" });
+    const nh = miner(listen, { dialect: "nicehash", user: "wal.nh" });
+    const devices = () => t.engine.registry.devices(port.id);
+    // both miners mine for the fee wallet at the moment its pool goes down
+    await until(() => devices().length === 2 && devices().every((d) => d.mining !== "main"));
+    b.stop();
+    await until(() => devices().every((d) => d.mining === "main"));
+    const atStop = [a.workers.get("wal.eth")?.shares ?? 0, a.workers.get("wal.nh")?.shares ?? 0];
+    await until(
+      () =>
+        (a.workers.get("wal.eth")?.shares ?? 0) >= (atStop[0] as number) + 3 &&
+        (a.workers.get("wal.nh")?.shares ?? 0) >= (atStop[1] as number) + 3,
+    );
+    const [re, rn] = await Promise.all([eth.finish(), nh.finish()]);
+    expect([re.disconnects, rn.disconnects]).toEqual([0, 0]);
+    expect(a.rejects.size).toBe(0);
+  });
+
   test("a NiceHash miner without mining.extranonce.subscribe pays its fee on its own session (Compatible-style), logged", async () => {
     const a = await pool();
     const b = await pool();

@@ -4,6 +4,7 @@
  * every new session, turns pool work into port-unique EthJobs and hands them to its miners.
  */
 import type { LogLevel } from "../../../domain/engine.ts";
+import { MAIN } from "../../../stats/work-split.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
 import { EthJob } from "./job.ts";
 import type { Dialect } from "./methods.ts";
@@ -17,6 +18,8 @@ export interface LaneMiner {
   onLaneSession(lane: Lane, upstream: EthUpstream): void;
   /** a lane this miner waited for has its first job */
   onLaneReady(lane: Lane): void;
+  /** a fee lane's session ended: its work is gone until it reconnects */
+  onLaneDown(lane: Lane): void;
 }
 
 export interface LaneHost {
@@ -187,6 +190,9 @@ export class Lane implements UpstreamHandler {
       this.close();
       return;
     }
+    // Miners on a fee session that dropped go back to the main pool at once instead of mining
+    // work nobody will take; the scheduler sends them again once the session is back.
+    if (this.target !== MAIN) for (const m of [...this.miners]) m.onLaneDown(this);
     // A refusal of a shared session's login (the unified or fee identity) is the operator's to fix:
     // logged, retried with backoff, never a reason to leave the pool.
     this.host.laneDown(this, u.endpoint, reason, healthy || refused);

@@ -620,6 +620,11 @@ export class EthMinerSession implements LaneMiner, MinerConnection {
     if (this.state === "authorized" && this.lane !== lane) this.evaluate();
   }
 
+  onLaneDown(lane: Lane): void {
+    if (lane === this.lane && this.main !== null && lane !== this.main && this.state === "authorized")
+      this.moveTo(this.main, MAIN);
+  }
+
   onLaneSession(lane: Lane, u: EthUpstream): void {
     // A new ES1 session of the miner's lane has a new prefix: sendJob gives it with the next job.
     if (lane !== this.lane || this.dialect !== "nicehash") return;
