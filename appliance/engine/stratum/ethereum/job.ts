@@ -23,6 +23,7 @@ let nextJobSeq = 0;
 export class EthJob {
   readonly jobId = (++nextJobSeq).toString(16);
   private notifyCache: string | null = null;
+  private cleanLine: string | null = null;
   private workCache: string | null = null;
 
   constructor(
@@ -35,17 +36,19 @@ export class EthJob {
     return this.work.difficulty;
   }
 
-  /** ES1 miners: mining.notify [jobId, seedHash, headerHash, clean]. */
+  /** ES1 miners: mining.notify [jobId, seedHash, headerHash, clean], built once per flag. */
   notifyLine(clean: boolean): string {
-    if (!clean)
-      return requestLine(null, NicehashMethod.NOTIFY, [this.jobId, this.work.seed, this.work.header, false]);
-    this.notifyCache ??= requestLine(null, NicehashMethod.NOTIFY, [
+    const cached = clean ? this.cleanLine : this.notifyCache;
+    if (cached !== null) return cached;
+    const line = requestLine(null, NicehashMethod.NOTIFY, [
       this.jobId,
       this.work.seed,
       this.work.header,
-      true,
+      clean,
     ]);
-    return this.notifyCache;
+    if (clean) this.cleanLine = line;
+    else this.notifyCache = line;
+    return line;
   }
 
   /** ETHPROXY miners: the work array, pushed (id 0) or as the answer to eth_getWork. */
