@@ -47,7 +47,11 @@ export type RawPort = Partial<Record<PortField, unknown>> & {
   wallets?: Partial<Record<WalletField, unknown>>[];
 };
 
-export type ImportErrorKey = "lang.import.err_format" | "lang.import.err_params" | "lang.import.err_wallet";
+export type ImportErrorKey =
+  | "lang.import.err_format"
+  | "lang.import.err_params"
+  | "lang.import.err_wallet"
+  | "lang.import.err_limits";
 
 export interface ImportError {
   key: ImportErrorKey;
@@ -62,6 +66,18 @@ export type ImportRow = { row: number; ok: true; port: RawPort } | ({ row: numbe
 
 /** A whole file: rows (some may carry errors), or a file-level error when it is not a port file at all. */
 export type ImportResult = { ok: true; rows: ImportRow[] } | ({ ok: false } & ImportError);
+
+/**
+ * What one import may hold. A spreadsheet declares its size itself (a 1.7 KB file can claim
+ * A1:XFD1048576), so the declared range is checked before a single cell is read; no appliance has
+ * more ports than a machine has port numbers, and an export has fewer than 100 columns.
+ */
+export const IMPORT_LIMITS = { bytes: 8 * 1024 * 1024, rows: 10_000, columns: 200 } as const;
+
+export const ERR_LIMITS: ImportError = {
+  key: "lang.import.err_limits",
+  message: `The file is too large to import: at most ${IMPORT_LIMITS.rows} ports, ${IMPORT_LIMITS.columns} columns and ${IMPORT_LIMITS.bytes / 1024 / 1024} MB`,
+};
 
 export const ERR_FORMAT: ImportError = {
   key: "lang.import.err_format",

@@ -2,11 +2,13 @@
 export { detectImportFormat, type ImportFormat } from "./detect.ts";
 export {
   ERR_FORMAT,
+  ERR_LIMITS,
   EXPORT_FORMAT,
   EXPORT_VERSION,
   type ExportDocument,
   type ExportPort,
   type ExportWallet,
+  IMPORT_LIMITS,
   type ImportError,
   type ImportErrorKey,
   type ImportResult,

@@ -1,9 +1,11 @@
 /** JSON export and import of ports (spec §2 "Import/Export proxy config"). */
 import type { Port } from "../domain/port.ts";
 import {
+  ERR_LIMITS,
   EXPORT_FORMAT,
   EXPORT_VERSION,
   type ExportDocument,
+  IMPORT_LIMITS,
   type ImportResult,
   type ImportRow,
   isPlainObject,
@@ -36,6 +38,7 @@ export function decodeImportJson(text: string): ImportResult {
   }
   const list = portList(doc);
   if (!list.ok) return list;
+  if (list.ports.length > IMPORT_LIMITS.rows) return { ok: false, ...ERR_LIMITS };
   return { ok: true, rows: list.ports.map((p, i) => decodePort(p, i + 1)) };
 }
 

@@ -6,6 +6,8 @@
 import * as XLSX from "@e965/xlsx";
 import { MAX_FEE_WALLETS, type Port } from "../domain/port.ts";
 import {
+  ERR_LIMITS,
+  IMPORT_LIMITS,
   type ImportResult,
   type ImportRow,
   isPlainObject,
@@ -67,7 +69,14 @@ export function encodeSheet(name: string, rows: readonly (readonly Cell[])[]): U
 export function decodeXlsx(bytes: Uint8Array): ImportResult {
   let sheet: XLSX.WorkSheet | undefined;
   try {
-    const book = XLSX.read(bytes, { type: "array", cellDates: false, dense: false });
+    // sheetRows stops the reader after the rows an import may hold; the first sheet is the only one read
+    const book = XLSX.read(bytes, {
+      type: "array",
+      cellDates: false,
+      dense: false,
+      sheets: 0,
+      sheetRows: IMPORT_LIMITS.rows + 1,
+    });
     const first = book.SheetNames[0];
     sheet = first === undefined ? undefined : book.Sheets[first];
   } catch {
@@ -76,6 +85,13 @@ export function decodeXlsx(bytes: Uint8Array): ImportResult {
   if (!sheet?.["!ref"]) {
     return { ok: false, key: "lang.import.err_params", message: "The workbook's first sheet is empty" };
   }
+  // the size the sheet declares, before sheetRows cut it: what reading every cell would cost
+  const declared = XLSX.utils.decode_range(sheet["!fullref"] ?? sheet["!ref"]);
+  if (
+    declared.e.r - declared.s.r + 1 > IMPORT_LIMITS.rows + 1 ||
+    declared.e.c - declared.s.c + 1 > IMPORT_LIMITS.columns
+  )
+    return { ok: false, ...ERR_LIMITS };
   const firstRow = XLSX.utils.decode_range(sheet["!ref"]).s.r + 1;
   const table = XLSX.utils.sheet_to_json<Cell[]>(sheet, {
     header: 1,

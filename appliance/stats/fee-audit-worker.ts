@@ -8,10 +8,9 @@ import { Database } from "bun:sqlite";
 import { encodeCsv } from "../io/csv.ts";
 import { feeAuditTable } from "../io/fee-audit.ts";
 import { encodeSheet } from "../io/xlsx.ts";
-import type { FeeAuditJob, FeeAuditReply } from "./fee-audit-export.ts";
+import { serveWorker } from "../workers.ts";
+import type { FeeAuditJob } from "./fee-audit-export.ts";
 import { readFeeAudit } from "./fee-audit-store.ts";
-
-declare const self: Worker;
 
 function build(job: FeeAuditJob): Uint8Array {
   const db = new Database(job.dbFile, { readonly: true, strict: true });
@@ -26,12 +25,4 @@ function build(job: FeeAuditJob): Uint8Array {
   }
 }
 
-self.onmessage = (e: MessageEvent<FeeAuditJob>) => {
-  let reply: FeeAuditReply;
-  try {
-    reply = { ok: true, bytes: build(e.data) };
-  } catch (err) {
-    reply = { ok: false, error: err instanceof Error ? err.message : String(err) };
-  }
-  self.postMessage(reply, reply.ok ? [reply.bytes.buffer as ArrayBuffer] : []);
-};
+serveWorker(build, (bytes) => [bytes.buffer as ArrayBuffer]);

@@ -2,11 +2,43 @@ import type { z } from "zod";
 import { ApiError, badRequest } from "./errors.ts";
 import type { MessageKey } from "./messages.ts";
 
-const MAX_BODY = 8 * 1024 * 1024;
+/**
+ * Body limits, applied while reading (a body past its limit is never buffered whole, let alone
+ * parsed): the login page's calls take a few KB from anyone; an admin's JSON is at most a port
+ * configuration with its wallets. Uploads (imports, OTA bundles) have their own limits.
+ */
+export const PUBLIC_BODY_MAX = 4 * 1024;
+export const JSON_BODY_MAX = 256 * 1024;
+
+/** The body's bytes, refused with 413 as soon as it is known to exceed `max`. */
+export async function readCapped(req: Request, max: number): Promise<Uint8Array> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > max) throw new ApiError(413, "lang.err.too_large");
+  if (req.body === null) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = req.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel();
+      throw new ApiError(413, "lang.err.too_large");
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
 
 export async function readJson(req: Request): Promise<unknown> {
-  const text = await req.text();
-  if (text.length > MAX_BODY) throw new ApiError(413, "lang.err.params");
+  const text = new TextDecoder().decode(await readCapped(req, JSON_BODY_MAX));
   if (text.trim() === "") return {};
   try {
     return JSON.parse(text);

@@ -1,6 +1,7 @@
 import type { MachineScope } from "../auth/machine-tokens.ts";
 import { API_TOKEN_HEADER } from "./api/remote.ts";
 import type { AppContext } from "./app-context.ts";
+import { PUBLIC_BODY_MAX, readCapped } from "./body.ts";
 import { ApiError } from "./errors.ts";
 import type { Router } from "./router.ts";
 import type { StaticAssets } from "./static.ts";
@@ -69,7 +70,17 @@ async function dispatch(
     }
   }
   try {
-    return await m.route.handler({ req, url, params: m.params, address, app });
+    // anyone may call the public routes: their body is capped before anything reads it
+    const body = m.route.public && req.body !== null ? await readCapped(req, PUBLIC_BODY_MAX) : null;
+    const request =
+      body === null
+        ? req
+        : new Request(req.url, {
+            method: req.method,
+            headers: req.headers,
+            body: body as Uint8Array<ArrayBuffer>,
+          });
+    return await m.route.handler({ req: request, url, params: m.params, address, app });
   } catch (err) {
     if (err instanceof ApiError) return err.toResponse();
     app.logs.add(

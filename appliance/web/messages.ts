@@ -8,6 +8,7 @@ export const MESSAGES = {
   "lang.err.not_found": "Not found",
   "lang.err.device_missing": "Device data not found, refresh",
   "lang.err.bad_json": "The request body is not valid JSON",
+  "lang.err.too_large": "The request body is too large",
   "lang.err.params": "Invalid parameters",
   "lang.err.unauthorized": "Please log in",
   "lang.err.scope":
@@ -63,6 +64,7 @@ export const MESSAGES = {
   "lang.import.err_occupied": "Port occupied",
   "lang.import.err_category": "Missing category",
   "lang.import.err_coin": "Unsupported coin, port ignored",
+  "lang.import.err_limits": "The file is too large to import: at most 10000 ports, 200 columns and 8 MB",
   // security and web
   "lang.route.err_format":
     "The secure route may contain English letters only: no slashes inside, no ? and no //",

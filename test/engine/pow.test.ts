@@ -7,10 +7,7 @@ import {
   merkleRoot,
   rollVersion,
 } from "../../appliance/engine/stratum/bitcoin/pow.ts";
-import {
-  difficultyOfHash,
-  targetForDifficulty,
-} from "../../appliance/engine/stratum/bitcoin/target.ts";
+import { difficultyOfHash, targetForDifficulty } from "../../appliance/engine/stratum/bitcoin/target.ts";
 import {
   digestHex,
   digestValue,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import * as XLSX from "@e965/xlsx";
 import { freePort, portBody, startTestAppliance, type TestAppliance } from "../support/appliance.ts";
 
 let t: TestAppliance;
@@ -170,5 +171,99 @@ describe("import errors (spec §5)", () => {
     const res = await upload("p.json", "{ not json");
     expect(res.status).toBe(400);
     expect(res.body.error?.key).toStartWith("lang.import.");
+  });
+});
+
+/** The zip container SheetJS bundles, as far as these tests use it. */
+interface ZipEntry {
+  content: Uint8Array;
+}
+interface Zip {
+  FullPaths: string[];
+  FileIndex: ZipEntry[];
+}
+const CFB = (
+  XLSX as unknown as {
+    CFB: { read(b: Uint8Array, o: object): Zip; write(z: Zip, o: object): number[] };
+  }
+).CFB;
+
+/**
+ * A tiny workbook (two cells) whose sheet declares the given range: what an attacker sends. Built by
+ * editing the sheet XML inside the zip, since writing such a sheet with SheetJS would walk the range.
+ */
+function declaredRangeBomb(range: string): Uint8Array<ArrayBuffer> {
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(
+    book,
+    XLSX.utils.aoa_to_sheet([
+      ["port", "currency"],
+      [4000, "BTC"],
+    ]),
+    "ports",
+  );
+  const zip = CFB.read(new Uint8Array(XLSX.write(book, { type: "array", bookType: "xlsx" })), {
+    type: "array",
+  });
+  const sheet = zip.FileIndex[zip.FullPaths.findIndex((p) => p.endsWith("sheet1.xml"))] as ZipEntry;
+  const xml = new TextDecoder().decode(sheet.content);
+  sheet.content = new TextEncoder().encode(
+    xml.replace(/<dimension ref="[^"]+"\/>/, `<dimension ref="${range}"/>`),
+  );
+  return new Uint8Array(CFB.write(zip, { fileType: "zip", type: "array", compression: true }));
+}
+
+describe("hostile uploads and bodies (nothing heavy on the event loop)", () => {
+  test("a 10 KB xlsx that declares A1:XFD1048576 is refused from its declared size", async () => {
+    const bytes = declaredRangeBomb("A1:XFD1048576");
+    expect(bytes.length).toBeLessThan(20_000);
+    const before = await portCount();
+    const res = await upload("bomb.xlsx", bytes);
+    expect(res.status).toBe(400);
+    expect(res.body.error?.key).toBe("lang.import.err_limits");
+    expect(await portCount()).toBe(before);
+  });
+
+  test("more ports than an import may hold are refused as a whole", async () => {
+    const many = Array.from({ length: 10_001 }, (_, i) => ({ port: 1 + (i % 65000), currency: "BTC" }));
+    const res = await upload("many.json", doc(many));
+    expect(res.body.error?.key).toBe("lang.import.err_limits");
+  });
+
+  test("a file over 8 MB is refused before it is parsed", async () => {
+    const res = await upload("big.json", "x".repeat(9 * 1024 * 1024));
+    expect(res.status).toBe(413);
+    expect(res.body.error?.key).toBe("lang.import.err_limits");
+  });
+
+  test("anyone's body to a login call is capped at 4 KB, with or without a length header", async () => {
+    const big = JSON.stringify({ username: "admin", password: "x".repeat(100_000) });
+    const declared = await fetch(`${t.app.url()}/api/_/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: big,
+    });
+    expect(declared.status).toBe(413);
+    expect(((await declared.json()) as { error: Problem }).error.key).toBe("lang.err.too_large");
+    const chunked = await fetch(`${t.app.url()}/api/_/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: new ReadableStream({
+        start(c) {
+          for (let i = 0; i < 50; i++) c.enqueue(new TextEncoder().encode("[".repeat(2000)));
+          c.close();
+        },
+      }),
+    });
+    expect(chunked.status).toBe(413);
+  });
+
+  test("an admin's JSON body is capped too (a port is a few KB, not megabytes)", async () => {
+    const res = await t.client.post("/api/port/new", {
+      ...portBody({ port: freePort() }),
+      name: "n".repeat(300_000),
+    });
+    expect(res.status).toBe(413);
+    expect((res.body.error as { key: string }).key).toBe("lang.err.too_large");
   });
 });

@@ -1,15 +1,17 @@
 import type { Port } from "../../domain/port.ts";
+import type { ImportJob } from "../../io/import-worker.ts";
 import {
-  decodeImportJson,
-  decodeXlsx,
   detectImportFormat,
   encodeExportJson,
   encodeXlsx,
+  IMPORT_LIMITS,
   type ImportResult,
   type RawPort,
 } from "../../io/index.ts";
 import type { PortInput } from "../../store/ports.ts";
+import { IMPORT_WORKER, runInWorker, WorkerTimeout } from "../../workers.ts";
 import type { AppContext } from "../app-context.ts";
+import { readCapped } from "../body.ts";
 import { ApiError, badRequest } from "../errors.ts";
 import type { MessageKey } from "../messages.ts";
 import { MESSAGES } from "../messages.ts";
@@ -24,18 +26,43 @@ interface RowProblem {
   field?: string;
 }
 
-/** Reads the upload: a multipart file (its name decides JSON or xlsx) or a JSON body in our export format. */
+/** An import's file is decoded in a worker; one that takes longer than this is refused as too large. */
+const IMPORT_TIMEOUT_MS = 20_000;
+/** room for the multipart framing around the file */
+const MULTIPART_SLACK = 64 * 1024;
+
+/**
+ * Reads the upload — a multipart file (its name decides JSON or xlsx) or a JSON body in our export
+ * format — within the import limits, and decodes it in a worker thread.
+ */
 async function readUpload(req: Request): Promise<ImportResult> {
   const type = req.headers.get("content-type") ?? "";
-  if (!type.includes("multipart/form-data")) return decodeImportJson(await req.text());
-  const form = await req.formData();
-  const file = form.get("file");
-  if (file === null || typeof file === "string")
-    throw badRequest("lang.import.err_params", { field: "file" });
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const format = detectImportFormat(file.name, bytes);
-  if (typeof format !== "string") throw badRequest(format.key);
-  return format === "json" ? decodeImportJson(new TextDecoder().decode(bytes)) : decodeXlsx(bytes);
+  const raw = await readCapped(req, IMPORT_LIMITS.bytes + MULTIPART_SLACK).catch((err: unknown) => {
+    throw err instanceof ApiError && err.status === 413 ? new ApiError(413, "lang.import.err_limits") : err;
+  });
+  let job: ImportJob;
+  if (!type.includes("multipart/form-data")) job = { format: "json", bytes: raw };
+  else {
+    const form = await new Response(raw as Uint8Array<ArrayBuffer>, {
+      headers: { "content-type": type },
+    }).formData();
+    const file = form.get("file");
+    if (file === null || typeof file === "string")
+      throw badRequest("lang.import.err_params", { field: "file" });
+    if (file.size > IMPORT_LIMITS.bytes) throw new ApiError(413, "lang.import.err_limits");
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const format = detectImportFormat(file.name, bytes);
+    if (typeof format !== "string") throw badRequest(format.key);
+    job = { format, bytes };
+  }
+  try {
+    return await runInWorker<ImportJob, ImportResult>(IMPORT_WORKER, job, IMPORT_TIMEOUT_MS, [
+      job.bytes.buffer as ArrayBuffer,
+    ]);
+  } catch (err) {
+    if (err instanceof WorkerTimeout) throw new ApiError(413, "lang.import.err_limits");
+    throw err;
+  }
 }
 
 const problem = (row: number, key: MessageKey, field?: string): RowProblem => ({
