@@ -13,6 +13,7 @@ import { CertificateService } from "./ops/certificate-service.ts";
 import { SysinfoSampler } from "./ops/sysinfo/index.ts";
 import type { SeriesStore } from "./stats/series-store.ts";
 import { AdminStore } from "./store/admin.ts";
+import { AuditLog } from "./store/audit-log.ts";
 import { BlacklistStore } from "./store/blacklists.ts";
 import { openDatabase, openLogConnection } from "./store/db.ts";
 import { FavouriteStore } from "./store/favourites.ts";
@@ -40,9 +41,13 @@ export interface Foundation {
   /** the group-control and metrics tokens */
   machines: MachineTokens;
   certificates: CertificateService;
+  /** the append-only, hash-chained log of configuration changes */
+  audit: AuditLog;
+  /** the time in ms; tests move it instead of waiting (re-authentication, audit pruning) */
+  clock: () => number;
 }
 
-export function openFoundation(config: Config): Foundation {
+export function openFoundation(config: Config, clock: () => number = Date.now): Foundation {
   const db = openDatabase(config.dataDir);
   const admin = new AdminStore(db);
   const settings = new SettingsStore(db);
@@ -60,6 +65,8 @@ export function openFoundation(config: Config): Foundation {
     account: new AccountService(admin, config.dataDir, machines),
     machines,
     certificates: new CertificateService(settings),
+    audit: new AuditLog(db, clock),
+    clock,
   };
 }
 
@@ -75,7 +82,7 @@ export function buildContext(
     config,
     version: VERSION,
     startedAt: Date.now(),
-    tokens: new TokenService(f.admin),
+    tokens: new TokenService(f.admin, f.clock),
     captcha: new CaptchaService(() => randomCaptchaCode(), config.testCaptcha),
     throttle: new LoginThrottle(),
     loginKey: new LoginKey(f.settings),

@@ -28,12 +28,14 @@ export interface StartOptions {
   say?: (line: string) => void;
   /** shorter engine timings, for tests */
   timing?: Partial<EngineTiming>;
+  /** the time in ms for sessions and the audit log; tests move it instead of waiting */
+  clock?: () => number;
 }
 
 /** Opens the data dir, starts every active port and the web server. */
 export async function startAppliance(config: Config, opts: StartOptions = {}): Promise<Appliance> {
   const say = opts.say ?? (() => {});
-  const f = openFoundation(config);
+  const f = openFoundation(config, opts.clock);
   const firstPassword = await f.account.ensure();
   if (config.defaultWebPort !== null && f.settings.get<number | null>(WEB_PORT_SETTING, null) === null) {
     f.settings.set(WEB_PORT_SETTING, config.defaultWebPort);

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 
 /** Everything the process is told at start, from the command line (env as fallback), as one typed object. */
 export interface Config {
-  command: "run" | "reset-password" | "version" | "bundle" | "help";
+  command: "run" | "reset-password" | "audit" | "version" | "bundle" | "help";
   dataDir: string;
   /** null = use the stored web port (default 8080); 0 = any free port (tests) */
   webPort: number | null;
@@ -16,7 +16,7 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-const COMMANDS = new Set(["run", "reset-password", "version", "bundle", "help"]);
+const COMMANDS = new Set(["run", "reset-password", "audit", "version", "bundle", "help"]);
 
 export function parseArgs(argv: string[], env: Record<string, string | undefined> = process.env): Config {
   const args = [...argv];
@@ -34,6 +34,12 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
   if (cfg.command === "bundle") {
     cfg.rest = args;
     return cfg;
+  }
+  if (cfg.command === "audit") {
+    const sub = args.shift();
+    if (sub !== "verify")
+      throw new ConfigError(`unknown audit command "${sub ?? ""}" (try: pithead audit verify)`);
+    cfg.rest = [sub];
   }
   while (args.length > 0) {
     const flag = args.shift() as string;

@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import { openFoundation, VERSION } from "./app.ts";
 import { startAppliance } from "./appliance.ts";
+import { REDACTED } from "./audit/diff.ts";
 import { INITIAL_PASSWORD_FILE } from "./auth/account.ts";
 import { type Config, ConfigError, parseArgs } from "./config.ts";
 
@@ -10,6 +11,7 @@ const HELP = `pithead ${VERSION} — stratum proxy appliance
 usage:
   pithead run [--data-dir DIR] [--web-port N] [--host ADDR]   start the appliance (default command)
   pithead reset-password [--data-dir DIR]                      set a new random admin password
+  pithead audit verify [--data-dir DIR]                        check the audit log's hash chain
   pithead version                                              print the version
   pithead bundle build|sign|verify ...                         OTA bundle tools
 
@@ -36,6 +38,10 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case "reset-password":
       return resetPassword(config);
+    case "audit": {
+      const { verifyAuditLog } = await import("./audit/verify-cli.ts");
+      return verifyAuditLog(config.dataDir);
+    }
     case "bundle": {
       const { runBundleCli } = await import("./ops/ota/cli.ts");
       return runBundleCli(config.rest);
@@ -49,6 +55,18 @@ async function resetPassword(config: Config): Promise<number> {
   const f = openFoundation(config);
   const password = await f.account.resetPassword();
   f.logs.add("operation", "admin password reset from the command line; all sessions signed out");
+  f.audit.append({
+    credential: "cli",
+    session: "",
+    address: "",
+    action: "pithead reset-password",
+    object: "admin account",
+    outcome: "changed",
+    changes: [
+      { field: "password", old: REDACTED, new: REDACTED },
+      { field: "machine tokens", old: REDACTED, new: REDACTED },
+    ],
+  });
   const username = f.account.username();
   f.logs.close();
   f.db.close();

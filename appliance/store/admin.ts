@@ -26,10 +26,26 @@ export class AdminStore {
       .run(username, passwordHash, isDefault ? 1 : 0, new Date().toISOString());
   }
 
-  addToken(tokenHash: string, expiresAt: number, address: string): void {
+  /** A new session; `authAt` is when its password was proved (the login). */
+  addToken(tokenHash: string, expiresAt: number, address: string, authAt: number): void {
     this.db
-      .query("INSERT INTO tokens (token_hash, created_at, expires_at, address) VALUES (?, ?, ?, ?)")
-      .run(tokenHash, Date.now(), expiresAt, address);
+      .query(
+        "INSERT INTO tokens (token_hash, created_at, expires_at, address, auth_at) VALUES (?, ?, ?, ?, ?)",
+      )
+      .run(tokenHash, Date.now(), expiresAt, address, authAt);
+  }
+
+  tokenSession(tokenHash: string): { expires_at: number; auth_at: number } | null {
+    return this.db
+      .query<{ expires_at: number; auth_at: number }, [string]>(
+        "SELECT expires_at, auth_at FROM tokens WHERE token_hash = ?",
+      )
+      .get(tokenHash);
+  }
+
+  /** The session proved the password again (re-authentication). */
+  markAuthenticated(tokenHash: string, at: number): void {
+    this.db.query("UPDATE tokens SET auth_at = ? WHERE token_hash = ?").run(at, tokenHash);
   }
 
   tokenExpiry(tokenHash: string): number | null {

@@ -1,6 +1,8 @@
 import { initialSchema } from "./001-initial.ts";
 import { seriesSchema } from "./002-series.ts";
 import { feeAuditSchema } from "./003-fee-audit.ts";
+import { auditLogSchema } from "./004-audit-log.ts";
+import { sessionAuthTimeSchema } from "./005-session-auth-time.ts";
 
 export interface Migration {
   version: number;
@@ -12,4 +14,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 1, sql: initialSchema },
   { version: 2, sql: seriesSchema },
   { version: 3, sql: feeAuditSchema },
+  { version: 4, sql: auditLogSchema },
+  { version: 5, sql: sessionAuthTimeSchema },
 ];
