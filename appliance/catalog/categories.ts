@@ -137,6 +137,8 @@ const FAMILY_MODES: Partial<Record<FamilyName, readonly number[]>> = {
   cryptonote: [0, 2],
   // no Compatible: an ETHPROXY session has one login, so fee shares cannot share a miner's session
   ethereum: [0, 2],
+  // no Compatible of its own: a Kaspa miner that cannot take a new extranonce pays that way already
+  kaspa: [0, 2],
   // the NGINX coin is a plain TCP relay: no mode applies, it is stored as Efficient
   forward: [0],
 };

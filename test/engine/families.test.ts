@@ -24,7 +24,11 @@ describe("the catalogue offers exactly what the engine implements", () => {
     }
     expect(familyFor("randomx")?.name).toBe("cryptonote");
     expect(modesOf("randomx")).toEqual([0, 2]);
-    for (const c of ["kheavyhash", "blake3", "zksnark"] as const) {
+    for (const c of ["kheavyhash", "karlsenhash", "blake3s"] as const) {
+      expect(familyFor(c)?.name).toBe("kaspa");
+      expect(modesOf(c)).toEqual([0, 2]);
+    }
+    for (const c of ["blake3", "zksnark", "equihash"] as const) {
       expect(familyOf(c)).not.toBe("bitcoin");
       expect(familyFor(c)).toBeNull();
       expect(modesOf(c)).toEqual([]);
@@ -33,15 +37,13 @@ describe("the catalogue offers exactly what the engine implements", () => {
 });
 
 describe("a stored port of a coin without its family", () => {
-  test("is not started and the log says why (a KAS miner is never answered in Bitcoin stratum)", async () => {
+  test("is not started and the log says why (a ZEC miner is never answered in Bitcoin stratum)", async () => {
     const t = makeEngine();
-    const port = makePort({ pool_address: "127.0.0.1:1", currency: "KAS", category: "kheavyhash" });
-    await expect(t.engine.apply(port)).rejects.toThrow("the kheavyhash protocol family is not implemented");
+    const port = makePort({ pool_address: "127.0.0.1:1", currency: "ZEC", category: "equihash" });
+    await expect(t.engine.apply(port)).rejects.toThrow("the equihash protocol family is not implemented");
     expect(t.engine.runState(port.id)).toBe("closed");
     expect(t.engine.running(port.id)).toBeUndefined();
-    expect(t.logs).toContain(
-      `error ${port.id} not started: the kheavyhash protocol family is not implemented`,
-    );
+    expect(t.logs).toContain(`error ${port.id} not started: the equihash protocol family is not implemented`);
     await t.engine.shutdown();
   });
 });

@@ -8,11 +8,13 @@ import { BITCOIN } from "./bitcoin/index.ts";
 import { CRYPTONOTE } from "./cryptonote/index.ts";
 import { ETHEREUM } from "./ethereum/index.ts";
 import type { Family } from "./family.ts";
+import { KASPA } from "./kaspa/index.ts";
 
 export const IMPLEMENTED: Partial<Record<FamilyName, Family>> = {
   bitcoin: BITCOIN,
   cryptonote: CRYPTONOTE,
   ethereum: ETHEREUM,
+  kaspa: KASPA,
 };
 
 export function familyFor(category: string): Family | null {

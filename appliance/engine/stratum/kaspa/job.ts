@@ -1,0 +1,76 @@
+/**
+ * KaspaJob: pool work as the proxy hands it to miners, under a job id unique on the port (job ids
+ * of different sessions collide), with the session that issued it, so that a late share goes to
+ * that session. Each miner keeps the last few jobs it was sent (MinerJobs), with the prefix it
+ * mined them under.
+ */
+import type { JobOrigin } from "../ethereum/job.ts";
+import { KaspaMethod, type NotifyForm } from "./methods.ts";
+import type { KaspaUpstream, UpstreamWork } from "./upstream.ts";
+import { leHex, wordsOfPrePow } from "./work.ts";
+
+export type { JobOrigin };
+
+let nextJobSeq = 0;
+
+export class KaspaJob {
+  readonly jobId = (++nextJobSeq).toString(16);
+  private u64Line: string | null = null;
+  private hexLine: string | null = null;
+
+  constructor(
+    readonly origin: JobOrigin,
+    readonly upstream: KaspaUpstream,
+    readonly work: UpstreamWork,
+  ) {}
+
+  get difficulty(): number {
+    return this.work.difficulty;
+  }
+
+  /**
+   * mining.notify in the miner's form, built once per form by hand: the u64 words must reach the
+   * miner as the exact integers, which JSON.stringify of a number cannot guarantee above 2^53.
+   */
+  notifyLine(form: NotifyForm): string {
+    if (form === "hex") {
+      this.hexLine ??= `{"id":null,"method":"${KaspaMethod.NOTIFY}","params":["${this.jobId}","${this.work.prePow}${leHex(this.work.timestamp)}"]}\n`;
+      return this.hexLine;
+    }
+    this.u64Line ??= `{"id":null,"method":"${KaspaMethod.NOTIFY}","params":["${this.jobId}",[${wordsOfPrePow(this.work.prePow).join(",")}],${this.work.timestamp}]}\n`;
+    return this.u64Line;
+  }
+}
+
+/** A job as one miner received it: the prefix in force then is the one its nonces start with. */
+export interface SentJob {
+  job: KaspaJob;
+  prefix: string;
+}
+
+/**
+ * Jobs a miner may still submit shares for. Older ones answer "stale": a miner moved between pools
+ * still sends shares for the job it left for a moment, and a pool keeps a few jobs of one block.
+ */
+export const JOBS_PER_MINER = 8;
+
+export class MinerJobs {
+  private readonly sent: SentJob[] = [];
+
+  add(job: KaspaJob, prefix: string): void {
+    this.sent.push({ job, prefix });
+    if (this.sent.length > JOBS_PER_MINER) this.sent.shift();
+  }
+
+  byId(jobId: string): SentJob | undefined {
+    for (let i = this.sent.length - 1; i >= 0; i--) {
+      const s = this.sent[i] as SentJob;
+      if (s.job.jobId === jobId) return s;
+    }
+    return undefined;
+  }
+
+  clear(): void {
+    this.sent.length = 0;
+  }
+}
