@@ -21,7 +21,8 @@ export interface EngineControl {
   /** Live statistics read by the API; empty answers until devices connect. */
   live: LiveStats;
   /** Test an upstream: resolves with latency in ms or rejects with a reason. */
-  ping(address: string, connType: number, timeoutMs: number): Promise<number>;
+  /** time to log in to a pool, the way the coin's family does (`category`; null: Bitcoin stratum) */
+  ping(address: string, connType: number, timeoutMs: number, category?: string | null): Promise<number>;
   /**
    * Per-device fee ratio override (spec §4, priority device > wallet > port); null clears it.
    * The override only takes effect on a port whose fee wallets have a ratio.

@@ -114,8 +114,13 @@ export class Engine implements EngineControl {
     return { online: p.online, delay: Math.round(this.registry.tally(portId).latencyMs * 100) / 100 };
   }
 
-  ping(address: string, connType: number, timeoutMs: number): Promise<number> {
-    return pingUpstream(address, connType, timeoutMs);
+  ping(
+    address: string,
+    connType: number,
+    timeoutMs: number,
+    category: string | null = null,
+  ): Promise<number> {
+    return pingUpstream(address, connType, timeoutMs, category);
   }
 
   setFeeHoldSeconds(seconds: number): void {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CURRENCIES, currencyConfig } from "../../catalog/currencies.ts";
+import { CURRENCIES, categoryOf, currencyConfig } from "../../catalog/currencies.ts";
 import { builtinPools } from "../../catalog/pools.ts";
 import { parseBody } from "../body.ts";
 import { notFound } from "../errors.ts";
@@ -26,7 +26,7 @@ export const catalogRoutes: Route[] = [
     method: "POST",
     path: "/api/ping",
     handler: async ({ app, req }) => {
-      const { address, conn_type } = await parseBody(
+      const { address, conn_type, currency } = await parseBody(
         req,
         z.object({
           address: z
@@ -34,11 +34,14 @@ export const catalogRoutes: Route[] = [
             .transform((s) => s.replace(/\s+/g, "").replace(/^[a-z0-9+]+:\/\//i, ""))
             .pipe(z.string().regex(/^[^:/]+:\d{1,5}$/, "lang.proxy.err_pool_address")),
           conn_type: z.union([z.literal(0), z.literal(1)]).default(0),
+          /** the port's coin: the test logs in the way its protocol does */
+          currency: z.string().max(32).optional(),
         }),
       );
       // The test's outcome is the answer, not an HTTP error: the console shows ok/error with the latency.
       try {
-        const latency = await app.engine.ping(address, conn_type, PING_TIMEOUT_MS);
+        const category = currency ? (categoryOf(currency) ?? null) : null;
+        const latency = await app.engine.ping(address, conn_type, PING_TIMEOUT_MS, category);
         return Response.json({ status: "ok", latency });
       } catch (err) {
         return Response.json({ status: "error", error: err instanceof Error ? err.message : String(err) });

@@ -11,10 +11,19 @@ const COLORS: Record<PingState, string> = {
 };
 
 /** Upstream connection test: wait, ping (in progress), ok, error (spec §4). */
-export function PingButton({ address, connType }: { address: string; connType: number }) {
+export function PingButton({
+  address,
+  connType,
+  currency,
+}: {
+  address: string;
+  connType: number;
+  /** the port's coin: the server logs in the way the coin's protocol does */
+  currency: string;
+}) {
   const [state, setState] = useState<PingState>("wait");
   const [ms, setMs] = useState<number | null>(null);
-  useEffect(() => setState("wait"), [address, connType]);
+  useEffect(() => setState("wait"), [address, connType, currency]);
   const run = async () => {
     const addr = address.replace(/\s+/g, "").replace(/^[a-z0-9+]+:\/\//i, "");
     if (!addr) return;
@@ -22,7 +31,7 @@ export function PingButton({ address, connType }: { address: string; connType: n
     try {
       const r = await post<{ status: "ok" | "error"; latency?: number }>(
         "/api/ping",
-        { address: addr, conn_type: connType },
+        { address: addr, conn_type: connType, ...(currency ? { currency } : {}) },
         { quiet: true },
       );
       setMs(r.latency ?? null);

@@ -53,7 +53,11 @@ export function PoolInput({ form, set, which, error }: Props) {
           >
             {t("preset.pick")}
           </button>
-          <PingButton address={form[addrKey]} connType={form[modeKey] === 1 ? 1 : 0} />
+          <PingButton
+            address={form[addrKey]}
+            connType={form[modeKey] === 1 ? 1 : 0}
+            currency={form.currency}
+          />
         </div>
       </Field>
       <Suspense fallback={null}>
