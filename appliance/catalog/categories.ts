@@ -132,6 +132,8 @@ export function hashFactorOf(category: Category): number | null {
  * equal). A family absent here is not implemented: its coins are listed but a port for them is refused.
  */
 const FAMILY_MODES: Partial<Record<FamilyName, readonly number[]>> = {
+  // no Compatible: the reference pool pushes a new extranonce after every authorize (a fee worker's too)
+  alephium: [0, 2],
   bitcoin: [0, 1, 2],
   // no Compatible: a CryptoNote session has one login and a share names no worker
   cryptonote: [0, 2],

@@ -24,11 +24,13 @@ describe("the catalogue offers exactly what the engine implements", () => {
     }
     expect(familyFor("randomx")?.name).toBe("cryptonote");
     expect(modesOf("randomx")).toEqual([0, 2]);
+    expect(familyFor("blake3")?.name).toBe("alephium");
+    expect(modesOf("blake3")).toEqual([0, 2]);
     for (const c of ["kheavyhash", "karlsenhash", "blake3s"] as const) {
       expect(familyFor(c)?.name).toBe("kaspa");
       expect(modesOf(c)).toEqual([0, 2]);
     }
-    for (const c of ["blake3", "zksnark", "equihash"] as const) {
+    for (const c of ["zksnark", "equihash"] as const) {
       expect(familyOf(c)).not.toBe("bitcoin");
       expect(familyFor(c)).toBeNull();
       expect(modesOf(c)).toEqual([]);

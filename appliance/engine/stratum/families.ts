@@ -4,6 +4,7 @@
  * Bitcoin stratum. Adding a family: its folder, one line here, its modes in the catalogue.
  */
 import { type FamilyName, familyOf, isCategory } from "../../catalog/categories.ts";
+import { ALEPHIUM } from "./alephium/index.ts";
 import { BITCOIN } from "./bitcoin/index.ts";
 import { CRYPTONOTE } from "./cryptonote/index.ts";
 import { ETHEREUM } from "./ethereum/index.ts";
@@ -11,6 +12,7 @@ import type { Family } from "./family.ts";
 import { KASPA } from "./kaspa/index.ts";
 
 export const IMPLEMENTED: Partial<Record<FamilyName, Family>> = {
+  alephium: ALEPHIUM,
   bitcoin: BITCOIN,
   cryptonote: CRYPTONOTE,
   ethereum: ETHEREUM,

@@ -1,0 +1,275 @@
+/**
+ * AlphUpstream: one session to an Alephium pool (protocols.md §E). It subscribes, authorizes its one
+ * user, and takes what the reference pool pushes: mining.set_difficulty (for the notifies after it),
+ * mining.set_extranonce (after the authorize answer; the prefix of every nonce from then on) and
+ * mining.notify with block templates. The reference pool broadcasts notifies to every connection,
+ * logged in or not, so work before the login is kept and handed on once the session is ready.
+ * It knows nothing of miners; its Lane decides what to do with work and closures.
+ */
+import type { Socket, SocketHandler } from "bun";
+import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
+import { LineWriter } from "../../transport/line-writer.ts";
+import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
+import { parseMessage, requestLine, type StratumId } from "../message.ts";
+import { AlphError, AlphErrorCode, readVerdict } from "./errors.ts";
+import { type PoolJob, parseDifficulty, parseNotify, parseSetExtranonce } from "./messages.ts";
+import { AlphMethod } from "./methods.ts";
+
+export type UpstreamState = "connecting" | "login" | "ready" | "closed";
+
+/** Work as the pool sent it, with the session terms in force when it arrived. */
+export interface UpstreamWork {
+  templates: PoolJob[];
+  difficulty: number;
+  extranonce: string;
+}
+
+export interface ShareTicket {
+  onResult(error: AlphError | null, latencyMs: number): void;
+}
+
+export interface UpstreamHandler {
+  onReady(u: AlphUpstream): void;
+  onWork(u: AlphUpstream, work: UpstreamWork): void;
+  /** `healthy`: the session had delivered work; `refused`: the pool answered but refused the login */
+  onClosed(u: AlphUpstream, reason: string, healthy: boolean, refused: boolean): void;
+}
+
+export interface UpstreamOptions {
+  agent: string;
+  user: string;
+  password: string;
+  connectTimeoutMs: number;
+  jobTimeoutMs: number;
+}
+
+type Pending =
+  | { kind: "share"; ticket: ShareTicket; sentAt: number }
+  | { kind: "subscribe" }
+  | { kind: "authorize" };
+
+const NO_JOB = "no job from pool in time";
+export const MAX_PENDING_REQUESTS = 4096;
+const expire = (u: AlphUpstream, reason: string): void => u.close(reason);
+let nextUpstreamId = 1;
+
+const HANDLERS: SocketHandler<AlphUpstream> = {
+  handshake: (s) => s.data.begin(s),
+  data: (s, chunk) => s.data.splitter.push(chunk),
+  drain: (s) => s.data.writer?.drain(),
+  close: (s) => s.data.close("closed by pool"),
+  error: (s, e) => s.data.close(`socket error: ${e.message}`),
+  connectError: (s, e) => s.data.close(`connect failed: ${e.message}`),
+};
+
+export class AlphUpstream {
+  readonly id = nextUpstreamId++;
+  state: UpstreamState = "connecting";
+  extranonce = "";
+  work: UpstreamWork | null = null;
+  readonly splitter = new LineSplitter(MAX_LINE_BYTES, this);
+  writer: LineWriter | null = null;
+  private difficulty = 1;
+  private socket: Socket<AlphUpstream> | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private jobs = 0;
+  private retiring: string | null = null;
+  private refused = false;
+
+  constructor(
+    readonly endpoint: Endpoint,
+    readonly opts: UpstreamOptions,
+    private readonly handler: UpstreamHandler,
+  ) {}
+
+  get label(): string {
+    return endpointText(this.endpoint);
+  }
+
+  get isReady(): boolean {
+    return this.state === "ready";
+  }
+
+  start(): void {
+    this.arm(this.opts.connectTimeoutMs, "connect/login timeout");
+    Bun.connect<AlphUpstream>({
+      hostname: this.endpoint.host,
+      port: this.endpoint.port,
+      ...(this.endpoint.tls ? { tls: { rejectUnauthorized: false } } : {}),
+      data: this,
+      socket: HANDLERS,
+    }).then(
+      (socket) => {
+        if (!this.endpoint.tls) this.begin(socket);
+      },
+      (e: Error) => this.close(`connect failed: ${e.message}`),
+    );
+  }
+
+  onOverflow(): void {
+    this.close("line too long from pool");
+  }
+
+  begin(socket: Socket<AlphUpstream>): void {
+    if (this.state === "closed") {
+      socket.end();
+      return;
+    }
+    if (this.socket !== null) return;
+    this.socket = socket;
+    this.writer = new LineWriter(socket);
+    this.state = "login";
+    this.request({ kind: "subscribe" }, AlphMethod.SUBSCRIBE, [this.opts.agent]);
+    this.request({ kind: "authorize" }, AlphMethod.AUTHORIZE, [this.opts.user, this.opts.password]);
+  }
+
+  /** Sends a share under the session's user; `nonce` is the full 24-byte nonce in hex. */
+  submit(template: PoolJob, nonce: string, ticket: ShareTicket): void {
+    if (this.state !== "ready") {
+      ticket.onResult(new AlphError(AlphErrorCode.JOB_NOT_FOUND, "upstream session closed"), 0);
+      return;
+    }
+    if (this.pending.size >= MAX_PENDING_REQUESTS) {
+      ticket.onResult(new AlphError(AlphErrorCode.OTHER, "pool is not answering"), 0);
+      this.close(`pool left ${MAX_PENDING_REQUESTS} requests unanswered`);
+      return;
+    }
+    const id = this.nextId++;
+    this.pending.set(id, { kind: "share", ticket, sentAt: performance.now() });
+    const params = {
+      jobId: template.poolJobId,
+      fromGroup: template.fromGroup,
+      toGroup: template.toGroup,
+      nonce,
+      worker: this.opts.user,
+    };
+    this.writer?.write(`{"id":${id},"method":"${AlphMethod.SUBMIT}","params":${JSON.stringify(params)}}\n`);
+  }
+
+  /** Stop being the lane's session but stay until the shares already sent are answered. */
+  retire(reason: string, graceMs: number): void {
+    if (this.state === "closed") return;
+    this.retiring = reason;
+    if (this.pendingShares() === 0) {
+      this.close(reason);
+      return;
+    }
+    this.arm(graceMs, reason);
+  }
+
+  private pendingShares(): number {
+    let n = 0;
+    for (const p of this.pending.values()) if (p.kind === "share") n++;
+    return n;
+  }
+
+  close(reason: string): void {
+    if (this.state === "closed") return;
+    this.state = "closed";
+    if (this.timer) clearTimeout(this.timer);
+    this.writer?.close();
+    if (this.writer === null) this.socket?.end();
+    const closed = new AlphError(AlphErrorCode.JOB_NOT_FOUND, "upstream session closed");
+    for (const p of this.pending.values()) if (p.kind === "share") p.ticket.onResult(closed, 0);
+    this.pending.clear();
+    this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB, this.refused);
+  }
+
+  private arm(ms: number, reason: string): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(expire, ms, this, reason);
+  }
+
+  private request(p: Pending, method: string, params: unknown[]): void {
+    const id = this.nextId++;
+    this.pending.set(id, p);
+    this.writer?.write(requestLine(id, method, params));
+  }
+
+  private answerUnsupported(id: StratumId): void {
+    if (id !== null)
+      this.writer?.write(`${JSON.stringify({ id, result: null, error: [20, "unsupported", null] })}\n`);
+  }
+
+  onLine(line: string): void {
+    if (this.state === "closed") return;
+    const m = parseMessage(line);
+    if (m === null) {
+      this.close("malformed line from pool");
+      return;
+    }
+    if (m.kind === "response") {
+      const p = typeof m.id === "number" ? this.pending.get(m.id) : undefined;
+      if (p === undefined) return;
+      this.pending.delete(m.id as number);
+      this.onResponse(p, m.result, m.error);
+      if (this.retiring !== null && this.pendingShares() === 0) this.close(this.retiring);
+      return;
+    }
+    switch (m.method) {
+      case AlphMethod.NOTIFY: {
+        const templates = parseNotify(m.params);
+        if (templates === null) {
+          this.close("malformed mining.notify from pool");
+          return;
+        }
+        this.onJob({ templates, difficulty: this.difficulty, extranonce: this.extranonce });
+        return;
+      }
+      case AlphMethod.SET_DIFFICULTY: {
+        const d = parseDifficulty(m.params);
+        if (d !== null) this.difficulty = d;
+        return;
+      }
+      case AlphMethod.SET_EXTRANONCE: {
+        const e = parseSetExtranonce(m.params);
+        if (e === null) {
+          this.close("malformed mining.set_extranonce from pool");
+          return;
+        }
+        this.extranonce = e;
+        // the reference pool sends it right after the authorize answer and before the next notify:
+        // the work in force is re-issued under the new prefix rather than mined under the old one
+        if (this.work !== null) this.onJob({ ...this.work, extranonce: e });
+        return;
+      }
+      default:
+        this.answerUnsupported(m.id);
+    }
+  }
+
+  private onJob(work: UpstreamWork): void {
+    this.work = work;
+    if (this.state !== "ready") return;
+    this.jobs++;
+    if (this.retiring !== null) return;
+    this.arm(this.opts.jobTimeoutMs, NO_JOB);
+    this.handler.onWork(this, work);
+  }
+
+  private onResponse(p: Pending, result: unknown, error: unknown): void {
+    switch (p.kind) {
+      case "share":
+        p.ticket.onResult(readVerdict(result, error), performance.now() - p.sentAt);
+        return;
+      case "subscribe":
+        // the reference pool answers "result"; only an error refuses
+        if (error !== null && error !== undefined) this.close(`subscribe refused: ${JSON.stringify(error)}`);
+        return;
+      case "authorize": {
+        const refusal = readVerdict(result, error);
+        if (refusal !== null) {
+          this.refused = true;
+          this.close(`login refused: ${refusal.message}`);
+          return;
+        }
+        this.state = "ready";
+        this.arm(this.opts.jobTimeoutMs, NO_JOB);
+        this.handler.onReady(this);
+        if (this.work !== null) this.onJob(this.work);
+      }
+    }
+  }
+}
