@@ -6,7 +6,7 @@
  */
 import { hashFactorOf, isCategory } from "../catalog/categories.ts";
 import type { EngineDeps, EngineTiming, LogLevel, PortStatsView } from "../domain/engine.ts";
-import type { Port } from "../domain/port.ts";
+import { ListenProtocol, type Port } from "../domain/port.ts";
 import type { DeviceRegistry } from "../stats/device-registry.ts";
 import { PortLog } from "../stats/port-log.ts";
 import { FeeScheduler } from "./fee/scheduler.ts";
@@ -18,7 +18,8 @@ import { familyFor } from "./stratum/families.ts";
 import type { Family, FamilyRuntime, MinerConnection, PortContext } from "./stratum/family.ts";
 import { type Endpoint, parseEndpoint } from "./transport/endpoint.ts";
 import { startForward } from "./transport/forward.ts";
-import { type RunningListener, startListener } from "./transport/listener.ts";
+import { type ConnectionHooks, type RunningListener, startListener } from "./transport/listener.ts";
+import { socks5Front } from "./transport/socks5.ts";
 
 export const FORWARD_CATEGORY = "nginx";
 
@@ -34,6 +35,7 @@ export class UnsupportedPort extends Error {}
 const restartNeeded = (a: Port, b: Port, mode: ModeStrategy): boolean =>
   a.port !== b.port ||
   a.protocol !== b.protocol ||
+  a.setting.et_mode !== b.setting.et_mode ||
   a.mode !== b.mode ||
   a.category !== b.category ||
   mode.needsRestart(a, b);
@@ -103,6 +105,11 @@ export class ProxyPort implements PortContext {
     return this.config.category;
   }
 
+  /** SOCKS5 (spec §4: protocol TCP with et_mode 2): miners reach the port through a SOCKS handshake. */
+  private get socks5(): boolean {
+    return this.config.protocol === ListenProtocol.TCP && this.config.setting.et_mode === 2;
+  }
+
   /** The port the listener actually bound (differs from config.port only when that is 0). */
   get boundPort(): number {
     return this.listener?.port ?? 0;
@@ -146,18 +153,23 @@ export class ProxyPort implements PortContext {
         { admit, closed: (ip) => this.connectionClosed(ip), log: (m) => this.log("warn", m) },
       );
     } else {
-      this.listener = startListener<MinerConnection>(
-        this.hostname,
-        this.config.port,
-        this.config.protocol,
-        () => this.deps.tls(),
-        {
-          open: (socket, ip) => (admit(ip) ? runtime.accept(socket, ip) : null),
-          data: (m, chunk) => m.onData(chunk),
-          drain: (m) => m.onDrain(),
-          close: (m) => m.close("miner closed the connection"),
-        },
-      );
+      const hooks: ConnectionHooks<MinerConnection> = {
+        open: (socket, ip) => (admit(ip) ? runtime.accept(socket, ip) : null),
+        data: (m, chunk) => m.onData(chunk),
+        drain: (m) => m.onDrain(),
+        close: (m) => m.close("miner closed the connection"),
+      };
+      const tls = () => this.deps.tls();
+      const { port, protocol } = this.config;
+      this.listener = this.socks5
+        ? startListener(
+            this.hostname,
+            port,
+            protocol,
+            tls,
+            socks5Front(hooks, (m) => this.log("warn", m)),
+          )
+        : startListener(this.hostname, port, protocol, tls, hooks);
       runtime.start();
     }
     this.sweepTimer = setInterval(
