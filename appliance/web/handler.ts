@@ -1,7 +1,8 @@
-import type { MachineScope } from "../auth/machine-tokens.ts";
 import { API_TOKEN_HEADER } from "./api/remote.ts";
 import type { AppContext } from "./app-context.ts";
+import { auditRefusal } from "./audit.ts";
 import { PUBLIC_BODY_MAX, readCapped } from "./body.ts";
+import type { Credential } from "./credential.ts";
 import { ApiError } from "./errors.ts";
 import type { Router } from "./router.ts";
 import type { StaticAssets } from "./static.ts";
@@ -60,14 +61,31 @@ async function dispatch(
       return new ApiError(405, "lang.err.not_found", {}, "Method not allowed").toResponse();
     return new ApiError(404, "lang.err.not_found").toResponse();
   }
+  const action = `${req.method} ${path}`;
+  let credential: Credential = { kind: "public" };
   if (!m.route.public) {
     const who = credentialOf(app, req);
     if (who === null) return new ApiError(401, "lang.err.unauthorized").toResponse();
-    if (who !== "admin" && m.route.scope !== who) {
+    if (who.kind !== "admin" && m.route.scope !== who.kind) {
       // a machine token used outside its scope is what a stolen token looks like: say so in the log
-      app.logs.add("operation", `refused: the ${who} token may not call ${req.method} ${path}`, address);
+      app.logs.add("operation", `refused: the ${who.kind} token may not call ${req.method} ${path}`, address);
+      auditRefusal(app, who, address, action, `the ${who.kind} token may not call this route`);
       return new ApiError(403, "lang.err.scope").toResponse();
     }
+    // A session that proved its password long ago may be one left open or stolen: a change of where
+    // the hashrate or the fees go, or of the credentials, asks for the password again.
+    if (m.route.reauth && who.kind === "admin" && !who.fresh) {
+      const minutes = Math.floor(who.authAgeMs / 60_000);
+      auditRefusal(
+        app,
+        who,
+        address,
+        action,
+        `re-authentication required (password last proved ${minutes} min ago)`,
+      );
+      return new ApiError(403, "lang.err.reauth").toResponse();
+    }
+    credential = who;
   }
   try {
     // anyone may call the public routes: their body is capped before anything reads it
@@ -80,7 +98,7 @@ async function dispatch(
             headers: req.headers,
             body: body as Uint8Array<ArrayBuffer>,
           });
-    return await m.route.handler({ req: request, url, params: m.params, address, app });
+    return await m.route.handler({ req: request, url, params: m.params, address, app, credential, action });
   } catch (err) {
     if (err instanceof ApiError) return err.toResponse();
     app.logs.add(
@@ -119,9 +137,12 @@ export function bearer(req: Request): string | null {
  * Who is calling: an admin console session (a bearer token from login), or a machine token with its
  * one scope (sent as a bearer token or, by group control, in the x-api-token header).
  */
-function credentialOf(app: AppContext, req: Request): "admin" | MachineScope | null {
+function credentialOf(app: AppContext, req: Request): Credential | null {
   const token = bearer(req);
-  if (token !== null && app.tokens.valid(token)) return "admin";
+  const session = token === null ? null : app.tokens.session(token);
+  if (session !== null)
+    return { kind: "admin", session: session.id, fresh: session.fresh, authAgeMs: session.authAgeMs };
   const presented = req.headers.get(API_TOKEN_HEADER) ?? token;
-  return presented ? app.machines.scopeOf(presented) : null;
+  const scope = presented ? app.machines.scopeOf(presented) : null;
+  return scope === null ? null : { kind: scope };
 }

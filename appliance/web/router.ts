@@ -1,5 +1,6 @@
 import type { MachineScope } from "../auth/machine-tokens.ts";
 import type { AppContext } from "./app-context.ts";
+import type { Credential } from "./credential.ts";
 
 export type Method = "GET" | "POST" | "DELETE" | "PUT";
 
@@ -10,6 +11,10 @@ export interface RequestInfo {
   /** the client address (for rate limits and logs) */
   address: string;
   app: AppContext;
+  /** who is calling (web/handler.ts), for the audit log */
+  credential: Credential;
+  /** "POST /api/wallet/3" (below the secure route), for the audit log */
+  action: string;
 }
 
 export type Handler = (r: RequestInfo) => Response | Promise<Response>;
@@ -26,6 +31,11 @@ export interface Route {
    * token (a central instance reading and starting ports) or the metrics token (a scraper).
    */
   scope?: MachineScope;
+  /**
+   * Changes pools, wallets, ratios, the account, tokens, the route, the web port or the release: an
+   * admin session may call it only within REAUTH_WINDOW_MS of proving its password (web/handler.ts).
+   */
+  reauth?: boolean;
 }
 
 interface Compiled {

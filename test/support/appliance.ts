@@ -64,6 +64,12 @@ export class Client {
     return this.call<T>("DELETE", path, body);
   }
 
+  /** Proves the password again for this session (the routes that change wallets, pools, tokens). */
+  async reauth(password: string): Promise<ApiReply<Record<string, unknown>>> {
+    const { body: key } = await this.get<{ pem: string }>("/api/_/pubkey");
+    return this.post("/api/_/reauth", { password: encryptPassword(key.pem, password) });
+  }
+
   /** Logs in through the public wire format (pubkey, captcha, RSA-encrypted password). */
   async login(
     username: string,
@@ -94,7 +100,12 @@ export interface TestAppliance {
 }
 
 /** Starts the real appliance in-process on 127.0.0.1 with a fresh (or given) data dir, logged in. */
-export async function startTestAppliance(dataDir = tempDir(), login = true): Promise<TestAppliance> {
+export async function startTestAppliance(
+  dataDir = tempDir(),
+  login = true,
+  /** clock: the appliance's time in ms (sessions, audit log); a test moves it instead of waiting */
+  opts: { clock?: () => number } = {},
+): Promise<TestAppliance> {
   const config = parseArgs([
     "run",
     "--data-dir",
@@ -108,6 +119,7 @@ export async function startTestAppliance(dataDir = tempDir(), login = true): Pro
   ]);
   const app = await startAppliance(config, {
     timing: { loginTimeoutMs: 3000, jobTimeoutMs: 3000, connectTimeoutMs: 2000, failbackProbeMs: 500 },
+    clock: opts.clock,
   });
   const file = join(dataDir, "initial-password");
   const password = existsSync(file) ? readFileSync(file, "utf8").trim() : "";

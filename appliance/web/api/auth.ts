@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { renderCaptcha } from "../../auth/captcha-image.ts";
+import { audit, auditRefusal } from "../audit.ts";
 import { ok, parseBody } from "../body.ts";
 import { ApiError, badRequest } from "../errors.ts";
 import { bearer, ROUTE_SETTING } from "../handler.ts";
@@ -11,6 +12,13 @@ const loginBody = z.object({
   captcha_id: z.string("lang.login.err_required").min(1, "lang.login.err_required"),
   captcha: z.string("lang.login.err_required").trim().min(1, "lang.login.err_required"),
   remember: z.boolean().optional().default(false),
+});
+
+const reauthBody = z.object({
+  password: z
+    .string("lang.login.err_required")
+    .min(1, "lang.login.err_required")
+    .max(2048, "lang.err.params"),
 });
 
 const required = z.string("lang.err.config_check").trim().min(1, "lang.err.config_check");
@@ -73,6 +81,36 @@ export const authRoutes: Route[] = [
   },
   {
     method: "POST",
+    path: "/api/_/reauth",
+    handler: async ({ req, app, address, credential }) => {
+      // The password again, encrypted like the login's, throttled with it: a stolen session must not
+      // become a way to guess the password.
+      const wait = app.throttle.retryAfter(address);
+      if (wait > 0) throw new ApiError(429, "lang.login.err_throttled", { retry_after: wait });
+      const token = bearer(req);
+      if (token === null || credential.kind !== "admin") throw new ApiError(403, "lang.err.scope");
+      const { password } = await parseBody(req, reauthBody);
+      const plain = app.loginKey.decrypt(password);
+      if (plain === null) throw badRequest("lang.login.err_password_cipher", { field: "password" });
+      if (!(await app.account.verifyPassword(plain))) {
+        app.throttle.fail(address);
+        auditRefusal(
+          app,
+          credential,
+          address,
+          "POST /api/_/reauth",
+          "re-authentication with a wrong password",
+        );
+        throw badRequest("lang.reauth.err_password", { field: "password" });
+      }
+      app.throttle.succeed(address);
+      app.tokens.reauthenticated(token);
+      app.logs.add("operation", "session re-authenticated", address);
+      return ok();
+    },
+  },
+  {
+    method: "POST",
     path: "/api/_/logout",
     handler: ({ req, app, address }) => {
       const token = bearer(req);
@@ -94,7 +132,9 @@ export const authRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/_/changepassword",
-    handler: async ({ req, app, address }) => {
+    reauth: true,
+    handler: async (r) => {
+      const { req, app, address } = r;
       const body = await parseBody(req, changeBody);
       if (body.password !== body.repassword)
         throw badRequest("lang.user.err_mismatch", { field: "repassword" });
@@ -102,7 +142,16 @@ export const authRoutes: Route[] = [
         app.throttle.fail(address);
         throw badRequest("lang.err.config_check", { field: "rawpassword" });
       }
+      // the password and both machine tokens change: the entry says so, redacted
+      const account = () => ({
+        username: app.account.username(),
+        password: app.admin.get()?.password_hash ?? "",
+        control_token: app.machines.get("control"),
+        metrics_token: app.machines.get("metrics"),
+      });
+      const before = account();
       await app.account.change(body.username, body.password);
+      audit(r, "admin account", before, account());
       app.logs.add("operation", "admin username/password changed; all sessions signed out", address);
       return ok();
     },

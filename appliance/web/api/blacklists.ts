@@ -1,7 +1,11 @@
 import { z } from "zod";
 import type { BlacklistKind } from "../../store/blacklists.ts";
+import { audit } from "../audit.ts";
 import { parseBody } from "../body.ts";
 import type { Route } from "../router.ts";
+
+/** A list as {entry: true}, so the audit log shows what was added and removed, not shifted positions. */
+const asSet = (list: string[]) => Object.fromEntries(list.map((v) => [v, true]));
 
 /** Spec §3: ban and unban payloads carry a field named ips holding a list, for wallets too. */
 const body = z.object({
@@ -23,18 +27,24 @@ function routesFor(kind: BlacklistKind): Route[] {
     {
       method: "POST",
       path,
-      handler: async ({ app, req }) => {
+      handler: async (r) => {
+        const { app, req } = r;
         const { ips } = await parseBody(req, body);
+        const before = app.blacklists.list(kind);
         app.blacklists.add(kind, ips);
+        audit(r, `${kind} blacklist`, asSet(before), asSet(app.blacklists.list(kind)));
         return Response.json(app.blacklists.list(kind));
       },
     },
     {
       method: "DELETE",
       path,
-      handler: async ({ app, req }) => {
+      handler: async (r) => {
+        const { app, req } = r;
         const { ips } = await parseBody(req, body);
+        const before = app.blacklists.list(kind);
         app.blacklists.remove(kind, ips);
+        audit(r, `${kind} blacklist`, asSet(before), asSet(app.blacklists.list(kind)));
         return Response.json(app.blacklists.list(kind));
       },
     },

@@ -1,4 +1,5 @@
 import type { Route } from "../router.ts";
+import { auditRoutes } from "./audit.ts";
 import { authRoutes } from "./auth.ts";
 import { allBlacklistRoutes } from "./blacklists.ts";
 import { catalogRoutes } from "./catalog.ts";
@@ -34,4 +35,5 @@ export const allRoutes: Route[] = [
   metricsRoute,
   ...metricsTokenRoutes,
   ...updateRoutes,
+  ...auditRoutes,
 ];

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import type { Port } from "../../domain/port.ts";
 import type { AppContext } from "../app-context.ts";
+import { audit } from "../audit.ts";
 import { parseBody, parseWith, readJson } from "../body.ts";
 import { ApiError, badRequest } from "../errors.ts";
-import type { Route } from "../router.ts";
+import type { RequestInfo, Route } from "../router.ts";
 import { NotOffered, normalizePort, portSchema, UnsupportedCoin } from "../schemas/port.ts";
 import { checkPortNumber, notQueuing, portOr404 } from "./port-guards.ts";
 
@@ -43,10 +44,12 @@ async function applySaved(app: AppContext, id: number): Promise<void> {
   }
 }
 
-async function createPort(app: AppContext, body: unknown): Promise<number> {
+async function createPort(r: RequestInfo, body: unknown): Promise<number> {
+  const { app } = r;
   const input = validate(body, true);
   checkPortNumber(app, input.port, input.status === 1);
   const id = app.ports.create(input);
+  audit(r, `port ${input.port}`, null, app.ports.get(id));
   await applySaved(app, id);
   return id;
 }
@@ -62,7 +65,8 @@ const ACTION_ERRORS = {
   delete: "lang.proxy.err_delete",
 } as const;
 
-async function act(app: AppContext, action: "start" | "stop" | "delete", port: Port): Promise<void> {
+async function act(r: RequestInfo, action: "start" | "stop" | "delete", port: Port): Promise<void> {
+  const { app } = r;
   notQueuing(app, port.id);
   if (action === "delete") {
     await app.engine.remove(port.id);
@@ -75,6 +79,7 @@ async function act(app: AppContext, action: "start" | "stop" | "delete", port: P
     app.ports.setStatus([port.id], 0);
     await app.engine.stop(port.id);
   }
+  audit(r, `port ${port.port}`, port, app.ports.get(port.id));
 }
 
 export const portRoutes: Route[] = [
@@ -93,12 +98,15 @@ export const portRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/port/new",
-    handler: async ({ app, req }) => Response.json({ id: await createPort(app, await readJson(req)) }),
+    reauth: true,
+    handler: async (r) => Response.json({ id: await createPort(r, await readJson(r.req)) }),
   },
   {
     method: "POST",
     path: "/api/port/:id",
-    handler: async ({ app, req, params }) => {
+    reauth: true,
+    handler: async (r) => {
+      const { app, req, params } = r;
       const current = portOr404(app, params.id);
       notQueuing(app, current.id);
       const input = validate(await readJson(req), false);
@@ -111,6 +119,7 @@ export const portRoutes: Route[] = [
         }
       }
       app.ports.update(current.id, input);
+      audit(r, `port ${input.port}`, current, app.ports.get(current.id));
       await applySaved(app, current.id);
       return Response.json({ id: current.id });
     },
@@ -118,21 +127,23 @@ export const portRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/port/:id/copy",
-    handler: async ({ app, req, params }) => {
+    reauth: true,
+    handler: async (r) => {
+      const { app, req, params } = r;
       // Clone (spec §4): the port's fields with a new port number and fresh wallet ids.
       const source = portOr404(app, params.id);
       const { port } = await parseBody(req, z.object({ port: z.unknown() }));
       const { id: _id, created_at: _c, updated_at: _u, wallets, ...fields } = source;
       const body = { ...fields, port, wallets: wallets.map(({ id: _w, server_id: _s, ...w }) => w) };
-      return Response.json({ id: await createPort(app, body) });
+      return Response.json({ id: await createPort(r, body) });
     },
   },
   {
     method: "POST",
     path: "/api/port/:id/start",
     scope: "control",
-    handler: async ({ app, params }) => {
-      await act(app, "start", portOr404(app, params.id));
+    handler: async (r) => {
+      await act(r, "start", portOr404(r.app, r.params.id));
       return Response.json({ ok: true });
     },
   },
@@ -140,23 +151,24 @@ export const portRoutes: Route[] = [
     method: "POST",
     path: "/api/port/:id/stop",
     scope: "control",
-    handler: async ({ app, params }) => {
-      await act(app, "stop", portOr404(app, params.id));
+    handler: async (r) => {
+      await act(r, "stop", portOr404(r.app, r.params.id));
       return Response.json({ ok: true });
     },
   },
   {
     method: "DELETE",
     path: "/api/port/:id",
-    handler: async ({ app, params }) => {
-      await act(app, "delete", portOr404(app, params.id));
+    handler: async (r) => {
+      await act(r, "delete", portOr404(r.app, r.params.id));
       return Response.json({ ok: true });
     },
   },
   {
     method: "POST",
     path: "/api/ports/batch",
-    handler: async ({ app, req }) => {
+    handler: async (r) => {
+      const { app, req } = r;
       const { action, ids } = await parseBody(req, batchBody);
       const succeeded: number[] = [];
       const failed: { id: number; key: string; message: string }[] = [];
@@ -164,7 +176,7 @@ export const portRoutes: Route[] = [
         const port = app.ports.get(id);
         try {
           if (!port) throw new ApiError(404, "lang.err.not_found");
-          await act(app, action, port);
+          await act(r, action, port);
           succeeded.push(id);
         } catch (err) {
           const e = err instanceof ApiError ? err : new ApiError(500, ACTION_ERRORS[action]);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { AppContext } from "../app-context.ts";
+import { audit } from "../audit.ts";
 import { parseBody } from "../body.ts";
 import { badRequest } from "../errors.ts";
 import type { Route } from "../router.ts";
@@ -78,8 +79,10 @@ function settingRoutes<T extends z.ZodType>(o: SettingObject<T>): Route[] {
     {
       method: "POST",
       path: o.path,
-      handler: async ({ app, req }) => {
+      handler: async (r) => {
+        const { app, req } = r;
         const value = await parseBody(req, o.schema);
+        audit(r, `setting ${o.key}`, app.settings.get(o.key, o.defaults), value);
         app.settings.set(o.key, value);
         return Response.json(value);
       },
@@ -124,9 +127,11 @@ export const preferenceRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/pump/t/:pump_t",
-    handler: ({ app, params }) => {
+    handler: (r) => {
+      const { app, params } = r;
       const t = Number(params.pump_t);
       if (!Number.isInteger(t) || t < 0 || t > 3600) throw badRequest("lang.pump.err_save");
+      audit(r, "setting pump_t", pumpT(app), { t });
       app.settings.set(PUMP_T_SETTING, t);
       app.engine.setFeeHoldSeconds(t);
       return Response.json(pumpT(app));

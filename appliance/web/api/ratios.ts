@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { audit } from "../audit.ts";
 import { ok, parseBody } from "../body.ts";
 import { notFound } from "../errors.ts";
 import type { Route } from "../router.ts";
@@ -23,7 +24,9 @@ export const ratioRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/port/:id/wallet/ratio",
-    handler: async ({ app, req, params }) => {
+    reauth: true,
+    handler: async (ri) => {
+      const { app, req, params } = ri;
       // Spec body {wallet, wid, r}: r is the percentage / 100; wid identifies the row in the caller's list.
       const port = portOr404(app, params.id);
       const body = await parseBody(
@@ -34,7 +37,9 @@ export const ratioRoutes: Route[] = [
           r,
         }),
       );
+      const before = app.ratios.get(port.id, body.wallet, "");
       app.ratios.set(port.id, { wallet: body.wallet, worker: "", ratio: body.r });
+      audit(ri, `ratio of wallet ${body.wallet} on port ${port.port}`, { ratio: before }, { ratio: body.r });
       app.engine.setWalletRatio(port.id, body.wallet, body.r);
       return ok();
     },
@@ -42,10 +47,14 @@ export const ratioRoutes: Route[] = [
   {
     method: "DELETE",
     path: "/api/port/:id/wallet/:wallet/ratio",
-    handler: ({ app, params }) => {
+    reauth: true,
+    handler: (ri) => {
+      const { app, params } = ri;
       const port = portOr404(app, params.id);
       const wallet = params.wallet ?? "";
+      const before = app.ratios.get(port.id, wallet, "");
       app.ratios.clear(port.id, wallet, "");
+      audit(ri, `ratio of wallet ${wallet} on port ${port.port}`, { ratio: before }, { ratio: null });
       app.engine.setWalletRatio(port.id, wallet, null);
       return ok();
     },
@@ -53,7 +62,9 @@ export const ratioRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/port/:id/worker/ratio",
-    handler: async ({ app, req, params }) => {
+    reauth: true,
+    handler: async (ri) => {
+      const { app, req, params } = ri;
       // worker is the device id of the device list; r null clears the device's own ratio.
       const port = portOr404(app, params.id);
       const body = await parseBody(
@@ -63,8 +74,10 @@ export const ratioRoutes: Route[] = [
           r: r.nullable(),
         }),
       );
+      const before = app.ratios.get(port.id, "", body.worker);
       if (body.r === null) app.ratios.clear(port.id, "", body.worker);
       else app.ratios.set(port.id, { wallet: "", worker: body.worker, ratio: body.r });
+      audit(ri, `ratio of device ${body.worker} on port ${port.port}`, { ratio: before }, { ratio: body.r });
       app.engine.setDeviceRatio(port.id, body.worker, body.r);
       return ok();
     },

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { RemoteClient } from "../../store/remote-clients.ts";
 import type { AppContext } from "../app-context.ts";
+import { audit } from "../audit.ts";
 import { ok, parseBody } from "../body.ts";
 import { ApiError, badRequest, notFound } from "../errors.ts";
 import type { Route } from "../router.ts";
@@ -56,16 +57,20 @@ export const remoteRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/remote/token",
+    reauth: true,
     handler: ({ app }) => Response.json({ token: app.machines.get("control") }),
   },
   {
     method: "POST",
     path: "/api/remote/token",
-    handler: async ({ app, req }) => {
+    reauth: true,
+    handler: async (r) => {
+      const { app, req } = r;
       const { token } = await parseBody(
         req,
         z.object({ token: z.string().trim().min(16, "lang.err.params").max(256) }),
       );
+      audit(r, "group-control token", { token: app.machines.get("control") }, { token });
       app.machines.set("control", token);
       return Response.json({ token });
     },
@@ -73,7 +78,13 @@ export const remoteRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/remote/refresh/token",
-    handler: ({ app }) => Response.json({ token: app.machines.rotate("control") }),
+    reauth: true,
+    handler: (r) => {
+      const before = r.app.machines.get("control");
+      const token = r.app.machines.rotate("control");
+      audit(r, "group-control token", { token: before }, { token });
+      return Response.json({ token });
+    },
   },
   {
     method: "GET",
@@ -83,24 +94,31 @@ export const remoteRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/remote/new",
-    handler: async ({ app, req }) =>
-      Response.json({ id: app.remotes.create(await parseBody(req, clientBody)) }),
+    handler: async (r) => {
+      const id = r.app.remotes.create(await parseBody(r.req, clientBody));
+      audit(r, `group-control client ${id}`, null, r.app.remotes.get(id));
+      return Response.json({ id });
+    },
   },
   {
     method: "POST",
     path: "/api/remote/:id",
-    handler: async ({ app, req, params }) => {
+    handler: async (r) => {
+      const { app, req, params } = r;
       const c = clientOr404(app, params.id);
       app.remotes.update(c.id, await parseBody(req, clientBody));
+      audit(r, `group-control client ${c.id}`, c, app.remotes.get(c.id));
       return Response.json({ id: c.id });
     },
   },
   {
     method: "DELETE",
     path: "/api/remote/:id",
-    handler: ({ app, params }) => {
+    handler: (r) => {
+      const { app, params } = r;
       const c = clientOr404(app, params.id);
       if (!app.remotes.delete(c.id)) throw new ApiError(500, "lang.remote.err_delete");
+      audit(r, `group-control client ${c.id}`, c, null);
       return ok();
     },
   },
@@ -108,13 +126,17 @@ export const remoteRoutes: Route[] = [
     (method): Route => ({
       method,
       path: "/api/remote/q/:id/:m/:p",
-      handler: async ({ app, req, params, address }) => {
+      handler: async (r) => {
+        const { app, req, params, address } = r;
         // Runs one API call on a remote instance: m is its method, p its path below /api/ (URL-encoded).
         const c = clientOr404(app, params.id);
         const m = (params.m ?? "").toUpperCase();
         if (!["GET", "POST", "DELETE"].includes(m)) throw badRequest("lang.err.params", { field: "m" });
         const body = method === "GET" ? undefined : await req.text();
         if (m !== "GET") app.logs.add("operation", `group ${c.id}: ${m} /api/${params.p}`, address);
+        // the remote audits the change itself; this side records that it was sent from here
+        if (m !== "GET")
+          audit(r, `group-control client ${c.id} (${c.address})`, null, { call: `${m} /api/${params.p}` });
         try {
           const res = await callRemote(c, m, params.p ?? "", m === "GET" ? undefined : body);
           return new Response(await res.arrayBuffer(), {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { AppContext } from "../app-context.ts";
+import { audit } from "../audit.ts";
 import { parseBody, readJson } from "../body.ts";
 import { ApiError, badRequest } from "../errors.ts";
 import { ROUTE_SETTING } from "../handler.ts";
@@ -71,11 +72,14 @@ export const securityRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/route",
-    handler: async ({ app, req }) => {
+    reauth: true,
+    handler: async (r) => {
+      const { app, req } = r;
       const { k } = await parseBody(req, z.object({ k: z.string("lang.route.err_format") }));
       const route = parseRoute(k.trim());
       if (route === null) throw badRequest("lang.route.err_format", { field: "k" });
       if (isReservedRoute(route)) throw badRequest("lang.route.err_reserved", { field: "k" });
+      audit(r, "secure route", { route: app.settings.get<string>(ROUTE_SETTING, "") }, { route });
       app.settings.set(ROUTE_SETTING, route);
       // The handler reads the route per request, so the new address answers from the next request on.
       return Response.json({ k: route });
@@ -89,8 +93,11 @@ export const securityRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/web/tls/:flag",
-    handler: ({ app, params }) => {
+    reauth: true,
+    handler: (r) => {
+      const { app, params } = r;
       if (params.flag !== "0" && params.flag !== "1") throw badRequest("lang.tls.err_set");
+      audit(r, "web console", { https: tlsState(app).enabled }, { https: params.flag === "1" });
       app.settings.set(WEB_TLS_SETTING, params.flag === "1");
       app.restartWeb(`HTTPS ${params.flag === "1" ? "on" : "off"}`);
       return Response.json(tlsState(app));
@@ -99,7 +106,9 @@ export const securityRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/web/port/restart",
-    handler: async ({ app, req }) => {
+    reauth: true,
+    handler: async (r) => {
+      const { app, req } = r;
       const { port } = await parseBody(
         req,
         z.object({
@@ -111,6 +120,7 @@ export const securityRoutes: Route[] = [
         }),
       );
       if (app.ports.byNumber(port)) throw new ApiError(409, "lang.proxy.err_occupied", { field: "port" });
+      audit(r, "web console", { web_port: tlsState(app).stored }, { web_port: port });
       app.settings.set(WEB_PORT_SETTING, port);
       app.restartWeb(`web port ${port}`);
       return Response.json(tlsState(app));
@@ -127,13 +137,15 @@ export const securityRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/kc/key",
-    handler: async ({ app, req }) => {
+    handler: async (r) => {
+      const { app, req } = r;
       const { k } = await parseBody(
         req,
         z.object({
           k: z.string("lang.kenc.err_empty").trim().min(1, "lang.kenc.err_empty").max(256, "lang.err.params"),
         }),
       );
+      audit(r, "KENC key", { kenc_key: app.settings.get<string>(KENC_SETTING, "") }, { kenc_key: k });
       app.settings.set(KENC_SETTING, k);
       return Response.json({ k, derived: kencDerived(k) });
     },
@@ -141,7 +153,9 @@ export const securityRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/kc/reset",
-    handler: ({ app }) => {
+    handler: (r) => {
+      const { app } = r;
+      audit(r, "KENC key", { kenc_key: app.settings.get<string>(KENC_SETTING, "") }, { kenc_key: "" });
       app.settings.delete(KENC_SETTING);
       return Response.json({ k: "", derived: "" });
     },
@@ -154,11 +168,14 @@ export const securityRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/cert/upload",
-    handler: async ({ app, req }) => {
+    handler: async (r) => {
+      const { app, req } = r;
+      const before = app.certificates.describe();
       const { cert, key } = await readCertificateUpload(req);
       if (!cert.trim() || !key.trim()) throw badRequest("lang.cert.err_missing");
       const res = app.certificates.upload(cert, key);
       if (!res.ok) throw badRequest("lang.cert.err_invalid", { detail: res.reason });
+      audit(r, "TLS certificate", before, app.certificates.describe());
       if (app.settings.get<boolean>(WEB_TLS_SETTING, false)) app.restartWeb("certificate uploaded");
       return Response.json(app.certificates.describe());
     },
@@ -166,8 +183,11 @@ export const securityRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/cert/reset",
-    handler: ({ app }) => {
+    handler: (r) => {
+      const { app } = r;
+      const before = app.certificates.describe();
       app.certificates.reset();
+      audit(r, "TLS certificate", before, app.certificates.describe());
       if (app.settings.get<boolean>(WEB_TLS_SETTING, false))
         app.restartWeb("certificate reset to the built-in one");
       return Response.json(app.certificates.describe());

@@ -2,6 +2,7 @@ import { renderMetrics } from "../../ops/metrics.ts";
 import type { LogKind } from "../../store/logs.ts";
 import { pushOverrides } from "../../store/ratios.ts";
 import type { AppContext } from "../app-context.ts";
+import { audit } from "../audit.ts";
 import { ok } from "../body.ts";
 import type { Route } from "../router.ts";
 
@@ -147,13 +148,18 @@ export const metricsTokenRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/metrics/token",
+    reauth: true,
     handler: ({ app }) => Response.json({ token: app.machines.get("metrics") }),
   },
   {
     method: "POST",
     path: "/api/metrics/token/refresh",
-    handler: ({ app, address }) => {
+    reauth: true,
+    handler: (r) => {
+      const { app, address } = r;
+      const before = app.machines.get("metrics");
       const token = app.machines.rotate("metrics");
+      audit(r, "metrics token", { token: before }, { token });
       app.logs.add("operation", "metrics token replaced", address);
       return Response.json({ token });
     },

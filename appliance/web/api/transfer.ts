@@ -11,6 +11,7 @@ import {
 import type { PortInput } from "../../store/ports.ts";
 import { IMPORT_WORKER, runInWorker, WorkerTimeout } from "../../workers.ts";
 import type { AppContext } from "../app-context.ts";
+import { audit } from "../audit.ts";
 import { readCapped } from "../body.ts";
 import { ApiError, badRequest } from "../errors.ts";
 import type { MessageKey } from "../messages.ts";
@@ -128,7 +129,9 @@ export const transferRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/ports/import",
-    handler: async ({ app, req, address }) => {
+    reauth: true,
+    handler: async (r) => {
+      const { app, req, address } = r;
       const file = await readUpload(req);
       if (!file.ok) throw badRequest(file.key);
       const errors: RowProblem[] = [];
@@ -158,6 +161,7 @@ export const transferRoutes: Route[] = [
         );
       }
       const ids = app.ports.createMany(inputs);
+      audit(r, `ports import (${ids.length})`, null, { ports: ids.map((id) => app.ports.get(id)) });
       for (const id of ids) await app.engine.apply(app.ports.get(id) as Port);
       app.logs.add("operation", `imported ${ids.length} ports (${ignored.length} ignored)`, address);
       return Response.json({ imported: ids.length, ids, ignored });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { applyBundle, RESTART_EXIT_CODE, UpdateRefused } from "../../ops/ota/apply.ts";
 import { listReleases, versionInfo } from "../../ops/ota/releases.ts";
 import { readUpdateLog } from "../../ops/ota/update-log.ts";
+import { audit } from "../audit.ts";
 import { parseBody } from "../body.ts";
 import { ApiError, badRequest } from "../errors.ts";
 import type { Route } from "../router.ts";
@@ -41,11 +42,13 @@ export const updateRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/update/source",
-    handler: async ({ app, req }) => {
+    handler: async (r) => {
+      const { app, req } = r;
       const { url } = await parseBody(
         req,
         z.object({ url: z.union([z.literal(""), z.url("lang.update.err_source")]) }),
       );
+      audit(r, "update source", { url: app.settings.get<string>(UPDATE_SOURCE_SETTING, "") }, { url });
       app.settings.set(UPDATE_SOURCE_SETTING, url);
       return Response.json({ url });
     },
@@ -53,7 +56,9 @@ export const updateRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/update/upload",
-    handler: async ({ app, req, url, address }) => {
+    reauth: true,
+    handler: async (r) => {
+      const { app, req, url, address } = r;
       const form = await req.formData();
       const file = form.get("bundle");
       if (file === null || typeof file === "string")
@@ -66,6 +71,12 @@ export const updateRoutes: Route[] = [
           force: url.searchParams.get("force") === "1",
         });
         app.logs.add("operation", `update ${result.from} → ${result.to} applied; restarting`, address);
+        audit(
+          r,
+          "release",
+          { version: result.from },
+          { version: result.to, forced: url.searchParams.get("force") === "1" },
+        );
         // Reply first, then hand over to the service manager, which starts the new release.
         setTimeout(() => process.exit(RESTART_EXIT_CODE), 300);
         return Response.json(result);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Port } from "../../domain/port.ts";
 import { ProxyMode } from "../../domain/port.ts";
 import type { AppContext } from "../app-context.ts";
+import { audit } from "../audit.ts";
 import { ok, parseBody } from "../body.ts";
 import { badRequest, notFound } from "../errors.ts";
 import type { Route } from "../router.ts";
@@ -34,12 +35,15 @@ export const walletRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/wallet/new",
-    handler: async ({ app, req }) => {
+    reauth: true,
+    handler: async (r) => {
+      const { app, req } = r;
       const body = await parseBody(req, newWallet);
       const port = portOr404(app, String(body.server_id));
       if (port.wallets.length >= MAX_FEE_WALLETS) throw badRequest("lang.wallet.err_max");
       const { server_id: _s, ...w } = body;
       const id = app.ports.addWallet(port.id, compatibleFix(port, w));
+      audit(r, `fee wallet ${id} of port ${port.port}`, null, app.ports.wallet(id));
       await hotUpdate(app, port.id);
       return Response.json({ id });
     },
@@ -47,12 +51,15 @@ export const walletRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/wallet/:id",
-    handler: async ({ app, req, params }) => {
+    reauth: true,
+    handler: async (r) => {
+      const { app, req, params } = r;
       const current = app.ports.wallet(Number(params.id));
       if (!current) throw notFound();
       const port = portOr404(app, String(current.server_id));
       const body = await parseBody(req, hotWallet);
       app.ports.updateWallet(current.id, compatibleFix(port, body));
+      audit(r, `fee wallet ${current.id} of port ${port.port}`, current, app.ports.wallet(current.id));
       await hotUpdate(app, port.id);
       return Response.json({ id: current.id });
     },
@@ -60,13 +67,16 @@ export const walletRoutes: Route[] = [
   {
     method: "DELETE",
     path: "/api/wallet/:id",
-    handler: async ({ app, params }) => {
+    reauth: true,
+    handler: async (r) => {
+      const { app, params } = r;
       const current = app.ports.wallet(Number(params.id));
       if (!current) throw notFound();
       const port = portOr404(app, String(current.server_id));
       // Spec §5: at least one wallet config must remain.
       if (port.wallets.length <= 1) throw badRequest("lang.wallet.err_min");
       app.ports.deleteWallet(current.id);
+      audit(r, `fee wallet ${current.id} of port ${port.port}`, current, null);
       await hotUpdate(app, port.id);
       return ok();
     },
@@ -74,7 +84,9 @@ export const walletRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/port/:id/wallets",
-    handler: async ({ app, req, params }) => {
+    reauth: true,
+    handler: async (r) => {
+      const { app, req, params } = r;
       // The hot wallet editor saves the whole list of one port at once.
       const port = portOr404(app, params.id);
       notQueuing(app, port.id);
@@ -91,6 +103,7 @@ export const walletRoutes: Route[] = [
         port.id,
         wallets.map((w) => compatibleFix(port, w)),
       );
+      audit(r, `fee wallets of port ${port.port}`, port.wallets, app.ports.wallets(port.id));
       await hotUpdate(app, port.id);
       return Response.json({ wallets: app.ports.wallets(port.id) });
     },
