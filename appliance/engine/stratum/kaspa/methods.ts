@@ -29,8 +29,6 @@ export const MAX_SHARED_PREFIX_BYTES = 2;
 /** The longest prefix a pool may give one session (the miner then has five bytes to roll). */
 export const MAX_POOL_PREFIX_BYTES = 3;
 
-export const SLOTS_PER_SESSION = 256;
-
 /**
  * How a miner wants its jobs: the u64 array form `[jobId, [4 × u64], timestamp]` that most miners
  * read, or the 80-hex header form `[jobId, "prePowHash ‖ timestamp LE"]` that the bridges send to

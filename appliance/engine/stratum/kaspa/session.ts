@@ -20,6 +20,7 @@ import type { MinerConnection } from "../family.ts";
 import { intern } from "../intern.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
 import { errorLine, parsePositional, requestLine, resultLine, type StratumId } from "../message.ts";
+import { type OrderedLineHandler, OrderedLines } from "../ordered-lines.ts";
 import { type KaspaJob, MinerJobs, type SentJob } from "./job.ts";
 import type { Lane, LaneMiner } from "./lane.ts";
 import { parseLogin, parseSubmit, parseSubscribe } from "./messages.ts";
@@ -37,8 +38,6 @@ export type MinerState = "connected" | "subscribed" | "authorized" | "closed";
 
 /** Malformed lines, unknown methods and nonces outside the prefix tolerated before closing. */
 export const MAX_STRIKES = 20;
-/** Lines queued while an earlier one waits for the pool (subscribe, authorize). */
-const MAX_QUEUED_LINES = 64;
 
 export interface MinerHost {
   readonly portId: number;
@@ -77,7 +76,7 @@ class Share implements ShareTicket {
 
 let nextMinerId = 1;
 
-export class KaspaMinerSession implements LaneMiner, MinerConnection {
+export class KaspaMinerSession implements LaneMiner, MinerConnection, OrderedLineHandler {
   readonly id = nextMinerId++;
   state: MinerState = "connected";
   agent = "";
@@ -97,10 +96,7 @@ export class KaspaMinerSession implements LaneMiner, MinerConnection {
   private readonly sent = new MinerJobs();
   private lastDifficulty = 0;
   private strikes = 0;
-  private windowStart = 0;
-  private windowLines = 0;
-  private queue: string[] | null = null;
-  private busy = false;
+  private readonly lines: OrderedLines;
   private loginTimer: ReturnType<typeof setTimeout> | null;
   private readonly splitter: LineSplitter;
   private readonly out: LineWriter;
@@ -113,6 +109,7 @@ export class KaspaMinerSession implements LaneMiner, MinerConnection {
   ) {
     this.out = new LineWriter(socket);
     this.splitter = new LineSplitter(MAX_LINE_BYTES, this);
+    this.lines = new OrderedLines(this, host.timing.floodLinesPerSecond);
     this.loginTimer = setTimeout(() => this.close("login timeout"), host.timing.loginTimeoutMs);
   }
 
@@ -129,39 +126,11 @@ export class KaspaMinerSession implements LaneMiner, MinerConnection {
   }
 
   onLine(line: string): void {
-    if (this.state === "closed") return;
-    const now = Date.now();
-    if (now - this.windowStart >= 1000) {
-      this.windowStart = now;
-      this.windowLines = 0;
-    }
-    if (++this.windowLines > this.host.timing.floodLinesPerSecond) {
-      this.close("flood: too many lines per second");
-      return;
-    }
-    if (this.busy) {
-      this.queue ??= [];
-      if (this.queue.length >= MAX_QUEUED_LINES) {
-        this.close("flood: too many lines while waiting for the pool");
-        return;
-      }
-      this.queue.push(line);
-      return;
-    }
-    const pending = this.handle(line);
-    if (pending !== undefined) this.await(pending);
+    this.lines.push(line);
   }
 
-  private await(p: Promise<void>): void {
-    this.busy = true;
-    p.catch((e: unknown) => this.close(`internal error: ${String(e)}`)).finally(() => {
-      this.busy = false;
-      const q = this.queue;
-      while (!this.busy && q !== null && q.length > 0 && this.state !== "closed") {
-        const next = this.handle(q.shift() as string);
-        if (next !== undefined) this.await(next);
-      }
-    });
+  get isClosed(): boolean {
+    return this.state === "closed";
   }
 
   private refuse(id: StratumId, error: EthError): void {
@@ -175,7 +144,7 @@ export class KaspaMinerSession implements LaneMiner, MinerConnection {
 
   // ---- requests ----
 
-  private handle(line: string): Promise<void> | undefined {
+  handle(line: string): Promise<void> | undefined {
     const m = parsePositional(line);
     if (m === null) {
       this.strike(null, new EthError(EthErrorCode.OTHER, "malformed JSON"));
@@ -496,7 +465,7 @@ export class KaspaMinerSession implements LaneMiner, MinerConnection {
     this.state = "closed";
     if (this.loginTimer) clearTimeout(this.loginTimer);
     this.loginTimer = null;
-    this.queue = null;
+    this.lines.clear();
     this.sent.clear();
     this.lane?.miners.delete(this);
     this.lane = null;
