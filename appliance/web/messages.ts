@@ -16,9 +16,6 @@ export const MESSAGES = {
   "lang.err.reauth":
     "This change needs your password again: more than 5 minutes have passed since you last entered it",
   "lang.reauth.err_password": "Wrong password",
-  "lang.err.reauth":
-    "This change needs your password again: more than 5 minutes have passed since you last entered it",
-  "lang.reauth.err_password": "Wrong password",
   "lang.err.save_port_close": "Save failed because the port could not be closed",
   "lang.err.config_check": "Configuration check failed",
   // login and account (§4, §5, §6)
