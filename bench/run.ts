@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "..");
+/** a script and its arguments; the other families run one per process, as the Bitcoin one does */
 const BENCHES = [
   "bench/ui-size.ts",
   "bench/api/port-list.ts",
@@ -14,19 +15,22 @@ const BENCHES = [
   "bench/api/cold-start.ts",
   "bench/engine/index.ts",
   "bench/engine/fee-matrix.ts",
+  "bench/engine/family.ts ethereum",
+  "bench/engine/family.ts cryptonote",
 ];
 const LIMIT_MS = 10 * 60_000;
 
 const filter = process.argv[2] ?? "";
 let failed = 0;
-for (const rel of BENCHES) {
-  if (!rel.includes(filter)) continue;
+for (const bench of BENCHES) {
+  if (!bench.includes(filter)) continue;
+  const [rel = "", ...args] = bench.split(" ");
   if (!existsSync(join(ROOT, rel))) {
     console.log(`\n== ${rel}: not present, skipped`);
     continue;
   }
-  console.log(`\n== ${rel}`);
-  const proc = Bun.spawn([process.execPath, join(ROOT, rel)], {
+  console.log(`\n== ${bench}`);
+  const proc = Bun.spawn([process.execPath, join(ROOT, rel), ...args], {
     cwd: ROOT,
     stdout: "inherit",
     stderr: "inherit",
@@ -36,7 +40,7 @@ for (const rel of BENCHES) {
   clearTimeout(timer);
   if (code !== 0) {
     failed++;
-    console.log(`== ${rel} exited with ${code}`);
+    console.log(`== ${bench} exited with ${code}`);
   }
 }
 process.exitCode = failed > 0 ? 1 : 0;

@@ -66,7 +66,18 @@ export async function memoryPerMiner(mode: MemoryResult["mode"], miners: number)
   }
 }
 
-async function paced(fleet: Fleet, perSecond: number, ms: number, warmMs: number): Promise<number[]> {
+/** What `paced` needs of a load generator: this one or the families' (family-fleet.ts). */
+export type PacedFleet = Pick<Fleet, "submit" | "latencies" | "recordLatency"> & {
+  miners: { length: number };
+};
+
+/** perSecond shares spread over the fleet for `ms` after `warmMs`; the sorted round trips. */
+export async function paced(
+  fleet: PacedFleet,
+  perSecond: number,
+  ms: number,
+  warmMs: number,
+): Promise<number[]> {
   // small, frequent batches: bursts would measure queueing in the generator, not the proxy
   const tickMs = 2;
   const perTick = Math.max(1, Math.round((perSecond * tickMs) / 1000));
