@@ -12,6 +12,14 @@ import type { DeviceRecord, DeviceRegistry, ShareOutcome } from "../../../stats/
 import { MAIN, type WorkSplit } from "../../../stats/work-split.ts";
 import type { FeeSeat } from "../../fee/fee-group.ts";
 import type { FeeScheduler } from "../../fee/scheduler.ts";
+import {
+  isProtected,
+  type LedgerShare,
+  routeShare,
+  settled,
+  submitted,
+  wantedTarget,
+} from "../../fee/share-ledger.ts";
 import { chooseFeeMode, type FeeMode, type ModeStrategy } from "../../modes/mode.ts";
 import { joinUser, rewriteIdentity, splitUser } from "../../rewrite.ts";
 import { type ByteSocket, LineWriter } from "../../transport/line-writer.ts";
@@ -59,7 +67,7 @@ export interface MinerHost {
 
 const slotHex = (slot: number): string => slot.toString(16).padStart(2, "0");
 
-class Share implements ShareTicket {
+class Share implements ShareTicket, LedgerShare {
   constructor(
     readonly miner: KaspaMinerSession,
     readonly requestId: StratumId,
@@ -314,24 +322,25 @@ export class KaspaMinerSession implements LaneMiner, MinerConnection, OrderedLin
   private send(id: StratumId, sent: SentJob, nonce: string): void {
     const job = sent.job;
     const work = job.difficulty * this.host.factor;
-    let target = job.origin.target;
-    let user = job.origin.user ?? this.upstreamUser;
     const seat = this.seat as FeeSeat;
     const fee = this.host.fee;
-    if (this.feeMode === "share" && fee.targets.length > 0 && !this.isProtected()) {
-      const pick = seat.group.pickForShare(work);
-      const feeUser = pick === MAIN ? undefined : fee.target(pick)?.user;
-      if (feeUser !== undefined && job.upstream.authorized.has(feeUser)) {
-        target = pick;
-        user = feeUser;
-      }
-    }
+    const route = routeShare(
+      this.feeMode,
+      this.isProtected(),
+      seat,
+      fee,
+      work,
+      { target: job.origin.target, user: job.origin.user ?? this.upstreamUser },
+      job.upstream.authorized,
+    );
     const device = this.device as DeviceRecord;
-    seat.group.submitted(seat, target, work, fee.now());
-    device.split.addInflight(target, work);
-    seat.group.ledger.addInflight(target, work);
-    device.lastSubmitAt = Date.now();
-    job.upstream.submit(user, job.work, nonce, new Share(this, id, target, work, device, seat.group.ledger));
+    submitted(seat, fee, device, route.target, work);
+    job.upstream.submit(
+      route.user,
+      job.work,
+      nonce,
+      new Share(this, id, route.target, work, device, seat.group.ledger),
+    );
   }
 
   private localVerdict(id: StratumId, outcome: ShareOutcome, error: EthError): void {
@@ -341,14 +350,9 @@ export class KaspaMinerSession implements LaneMiner, MinerConnection, OrderedLin
   }
 
   onShareResult(share: Share, error: EthError | null, latencyMs: number): void {
-    const d = share.device;
-    d.split.settleInflight(share.target, share.work);
-    share.ledger.settleInflight(share.target, share.work);
     const outcome: ShareOutcome =
       error === null ? "valid" : error.code === EthErrorCode.STALE ? "stale" : "invalid";
-    const counted = !this.isProtected();
-    this.host.registry.result(d, outcome, share.target, share.work, latencyMs, counted, Date.now());
-    if (counted && outcome === "valid") share.ledger.credit(share.target, share.work);
+    settled(this.host.registry, share, outcome, latencyMs, !this.isProtected());
     if (this.state === "closed") return;
     if (error === null || this.host.config.setting.fr === 1)
       this.out.write(resultLine(share.requestId, true));
@@ -356,12 +360,9 @@ export class KaspaMinerSession implements LaneMiner, MinerConnection, OrderedLin
     this.evaluate();
   }
 
-  /** Hashrate protection (setting.lj), as in docs/engine.md. */
   isProtected(): boolean {
-    if (this.host.config.setting.lj !== 1) return false;
-    const now = Date.now();
-    const p = this.host.timing.protectMs;
-    return now - this.connectedAt < p || (this.main !== null && now - this.main.sessionSince < p);
+    const c = this.host;
+    return isProtected(c.config, c.timing, this.connectedAt, this.main?.sessionSince ?? null);
   }
 
   reconsider(): void {
@@ -373,12 +374,8 @@ export class KaspaMinerSession implements LaneMiner, MinerConnection, OrderedLin
     if (this.feeMode !== "switch" || this.state !== "authorized") return;
     const seat = this.seat;
     if (seat === null || this.main === null) return;
-    const fee = this.host.fee;
-    if (fee.targets.length === 0 && this.target === MAIN) return;
-    const protect = this.isProtected();
-    seat.group.setActive(seat, !protect, fee.now());
-    const want = protect ? MAIN : fee.decide(seat);
-    if (want === this.target) return;
+    const want = wantedTarget(seat, this.host.fee, this.target, this.isProtected());
+    if (want === null || want === this.target) return;
     if (want === MAIN) {
       this.moveTo(this.main, MAIN);
       return;
