@@ -7,6 +7,7 @@
 import { hashFactorOf, isCategory } from "../catalog/categories.ts";
 import type { EngineDeps, EngineTiming, LogLevel, PortStatsView } from "../domain/engine.ts";
 import { ListenProtocol, type Port } from "../domain/port.ts";
+import { missingTransport } from "../domain/transports.ts";
 import type { DeviceRegistry } from "../stats/device-registry.ts";
 import { PortLog } from "../stats/port-log.ts";
 import { FeeScheduler } from "./fee/scheduler.ts";
@@ -79,6 +80,8 @@ export class ProxyPort implements PortContext {
       if (mode === null || !this.family.modes.includes(mode.code))
         throw new UnsupportedPort(`mode ${config.mode} is not available for ${config.category}`);
     }
+    const transport = missingTransport(config);
+    if (transport !== null) throw new UnsupportedPort(`${transport} is not implemented`);
     this.mode = mode ?? (modeOf(0) as ModeStrategy);
     this.factor = factorOf(config.category);
     this.fee = new FeeScheduler(deps.clock ?? Date.now);

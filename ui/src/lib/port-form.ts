@@ -3,11 +3,13 @@ import type { PortItem, PortPayload, WireWallet } from "./port-types.ts";
 
 export type ListenChoice = "TCP" | "SSL" | "TTS" | "RMS" | "RMS2" | "RMS3" | "KENC" | "SOCKS5";
 export const LISTEN_CHOICES: ListenChoice[] = ["TCP", "SSL", "TTS", "KENC", "SOCKS5", "RMS", "RMS2", "RMS3"];
-export const CONNECT_MODES: { code: number; label: string }[] = [
-  { code: 0, label: "TCP" },
-  { code: 1, label: "SSL" },
-  { code: 5, label: "RMS2" },
-  { code: 6, label: "RMS3" },
+/** Shown but not selectable: the server refuses them (appliance/domain/transports.ts) until they exist. */
+export const LISTEN_UNAVAILABLE: ReadonlySet<ListenChoice> = new Set(["KENC", "RMS", "RMS2", "RMS3"]);
+export const CONNECT_MODES: { code: number; label: string; available: boolean }[] = [
+  { code: 0, label: "TCP", available: true },
+  { code: 1, label: "SSL", available: true },
+  { code: 5, label: "RMS2", available: false },
+  { code: 6, label: "RMS3", available: false },
 ];
 export const MAX_WALLETS = 10;
 export const NGINX = "NGINX";

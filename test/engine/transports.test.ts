@@ -1,0 +1,43 @@
+import { describe, expect, test } from "bun:test";
+import { ConnectMode, ListenProtocol } from "../../appliance/domain/port.ts";
+import { feeWallet, makeEngine, makePort } from "../support/stratum/port-fixture.ts";
+
+describe("a stored port asking for a transport the engine does not implement", () => {
+  const cases = [
+    ["an RMS listener", { protocol: ListenProtocol.RMS }, {}, "the RMS tunnel listener is not implemented"],
+    ["an RMS3 listener", { protocol: ListenProtocol.RMS3 }, {}, "the RMS tunnel listener is not implemented"],
+    [
+      "KENC (SSL with et_mode 1)",
+      { protocol: ListenProtocol.SSL },
+      { et_mode: 1 },
+      "the KENC listener is not implemented",
+    ],
+    [
+      "SOCKS5 over SSL",
+      { protocol: ListenProtocol.SSL },
+      { et_mode: 2 },
+      "SOCKS5 over a protocol other than TCP is not implemented",
+    ],
+    ["an RMS2 upstream", { connect_mode: ConnectMode.RMS2 }, {}, "an RMS2/RMS3 upstream is not implemented"],
+    [
+      "an RMS3 fee pool",
+      {
+        wallets: [feeWallet(1, "f", "127.0.0.1:2", 0.02)].map((w) => ({
+          ...w,
+          pool_protocol: ConnectMode.RMS3,
+        })),
+      },
+      {},
+      "an RMS2/RMS3 fee pool is not implemented",
+    ],
+  ] as const;
+  for (const [name, over, setting, message] of cases)
+    test(`${name} is not started (never served as plain TCP or SSL)`, async () => {
+      const t = makeEngine();
+      const port = makePort({ pool_address: "127.0.0.1:1", ...over, setting });
+      await expect(t.engine.apply(port)).rejects.toThrow(message);
+      expect(t.engine.running(port.id)).toBeUndefined();
+      expect(t.logs).toContain(`error ${port.id} not started: ${message}`);
+      await t.engine.shutdown();
+    });
+});
