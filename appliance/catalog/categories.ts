@@ -141,9 +141,24 @@ const FAMILY_MODES: Partial<Record<FamilyName, readonly number[]>> = {
   ethereum: [0, 2],
   // no Compatible of its own: a Kaspa miner that cannot take a new extranonce pays that way already
   kaspa: [0, 2],
+  // Efficient only: the relay does not understand these coins' jobs, so it can neither split a
+  // session's nonce space (Pool) nor submit fee shares on a miner's session (Compatible)
+  passthrough: [0],
   // the NGINX coin is a plain TCP relay: no mode applies, it is stored as Efficient
   forward: [0],
 };
+
+/**
+ * Families that cannot divert work to fee wallets: the pass-through relay does not understand its
+ * coins' jobs, so it can neither move a miner to a fee pool nor build a fee share; the forward coin
+ * does not parse at all. Every other family takes fee in each mode it offers.
+ */
+const NO_FEE_FAMILIES: ReadonlySet<FamilyName> = new Set(["passthrough", "forward"]);
+
+/** Whether fee wallets with a ratio can be used on a port of this category. */
+export function feeSupported(category: Category): boolean {
+  return !NO_FEE_FAMILIES.has(familyOf(category));
+}
 
 /** The modes a port of this category may use; empty when its protocol family is not implemented. */
 export function modesOf(category: Category): readonly number[] {

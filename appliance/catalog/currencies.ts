@@ -3,7 +3,7 @@
  * in the fixed display order, with its algorithm category and whether it is offered (is_pub). Coins are
  * data; the protocol family and hashrate factor come from the category (categories.ts).
  */
-import { type Category, type FamilyName, familyOf, modesOf } from "./categories.ts";
+import { type Category, type FamilyName, familyOf, feeSupported, modesOf } from "./categories.ts";
 
 /** Kaspa hardware model groups (spec §2): one coin entry per group so ports can be split by model. */
 export type KasModelGroup = "ks0/1/2" | "ks3" | "gpu";
@@ -34,7 +34,7 @@ export const ADVISORY_NOTES = {
   "lang.coin.note.rxd":
     "Pools differ on Radiant's difficulty-1: compare hashrate with the pool's own figures before judging the fee.",
   "lang.coin.note.dnx":
-    "Dynex is relayed as is (pass-through); set the Mallob port under Advanced if your miners use one.",
+    "Dynex is relayed as is (pass-through, no fee); relay the Mallob endpoint your miners use through an NGINX (pure forward) port.",
 } as const;
 export type AdvisoryNoteKey = keyof typeof ADVISORY_NOTES;
 
@@ -196,6 +196,8 @@ export interface CurrencyConfigEntry {
   family: FamilyName;
   /** the proxy modes a port for this coin may use; empty: its protocol is not implemented yet */
   modes: readonly number[];
+  /** false: fee wallets with a ratio are refused for this coin (its protocol is relayed as is) */
+  fee_supported: boolean;
   label: string;
   notes?: readonly string[];
   modelGroup?: KasModelGroup;
@@ -214,6 +216,7 @@ export function currencyConfig(): Record<string, CurrencyConfigEntry> {
       category: c.category,
       family: familyOf(c.category),
       modes: modesOf(c.category),
+      fee_supported: feeSupported(c.category),
       label: c.label,
       ...(c.notes.length > 0 ? { notes: c.notes } : {}),
       ...(c.modelGroup ? { modelGroup: c.modelGroup } : {}),

@@ -51,8 +51,13 @@ export const MESSAGES = {
   "lang.proxy.err_close": "Close port failed",
   "lang.proxy.err_delete": "Delete port failed",
   "lang.proxy.err_queuing": "The port is applying a change; wait for it to finish",
+  "lang.proxy.err_okminer": "OKMiner optimization is not implemented by this appliance; turn it off",
+  "lang.proxy.err_mallob_relay":
+    "The Mallob port is not implemented: relay the Mallob endpoint through an NGINX (pure forward) port and leave it empty",
   // fee wallets (§5)
   "lang.wallet.err_max": "No more than ten wallets",
+  "lang.wallet.err_fee_unsupported":
+    "Fee diversion is not available for this coin: its pool protocol is relayed as is (pass-through)",
   "lang.wallet.err_min": "At least one wallet config must remain",
   "lang.wallet.err_addr": "Wallet address check failed",
   "lang.wallet.err_device": "Device name check failed",

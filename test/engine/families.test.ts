@@ -30,7 +30,20 @@ describe("the catalogue offers exactly what the engine implements", () => {
       expect(familyFor(c)?.name).toBe("kaspa");
       expect(modesOf(c)).toEqual([0, 2]);
     }
-    for (const c of ["zksnark", "equihash"] as const) {
+    for (const c of [
+      "dynexsolve",
+      "octopus",
+      "eaglesong",
+      "blake2b",
+      "autoykos2",
+      "nexapow",
+      "cuckatoo32",
+      "zksnark",
+    ] as const) {
+      expect(familyFor(c)?.name).toBe("passthrough");
+      expect(modesOf(c)).toEqual([0]);
+    }
+    for (const c of ["equihash"] as const) {
       expect(familyOf(c)).not.toBe("bitcoin");
       expect(familyFor(c)).toBeNull();
       expect(modesOf(c)).toEqual([]);

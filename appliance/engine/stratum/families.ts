@@ -10,6 +10,7 @@ import { CRYPTONOTE } from "./cryptonote/index.ts";
 import { ETHEREUM } from "./ethereum/index.ts";
 import type { Family } from "./family.ts";
 import { KASPA } from "./kaspa/index.ts";
+import { PASSTHROUGH } from "./passthrough/index.ts";
 
 export const IMPLEMENTED: Partial<Record<FamilyName, Family>> = {
   alephium: ALEPHIUM,
@@ -17,6 +18,7 @@ export const IMPLEMENTED: Partial<Record<FamilyName, Family>> = {
   cryptonote: CRYPTONOTE,
   ethereum: ETHEREUM,
   kaspa: KASPA,
+  passthrough: PASSTHROUGH,
 };
 
 export function familyFor(category: string): Family | null {

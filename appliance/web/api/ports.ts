@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { feeSupported, isCategory } from "../../catalog/categories.ts";
 import type { Port } from "../../domain/port.ts";
 import type { AppContext } from "../app-context.ts";
 import { audit } from "../audit.ts";
@@ -11,7 +12,15 @@ import { checkPortNumber, notQueuing, portOr404 } from "./port-guards.ts";
 /** The list/detail item of spec §7: server fields, wallets, stat, setting, plus the run state. */
 export function portItem(app: AppContext, p: Port) {
   const { wallets, setting, ...server } = p;
-  return { server, wallets, setting, stat: app.engine.stat(p.id), state: app.engine.runState(p.id) };
+  return {
+    server,
+    wallets,
+    setting,
+    stat: app.engine.stat(p.id),
+    state: app.engine.runState(p.id),
+    // false for coins relayed as is: fee wallets with a ratio are refused for them
+    fee_supported: isCategory(p.category) && feeSupported(p.category),
+  };
 }
 
 function validate(body: unknown, creating: boolean) {
@@ -21,11 +30,7 @@ function validate(body: unknown, creating: boolean) {
   } catch (err) {
     if (err instanceof UnsupportedCoin)
       throw badRequest("lang.proxy.err_coin_unsupported", { field: "currency" });
-    if (err instanceof NotOffered)
-      throw badRequest(err.key, {
-        field: err.key === "lang.proxy.err_family" ? "currency" : "mode",
-        ...err.detail,
-      });
+    if (err instanceof NotOffered) throw badRequest(err.key, { field: err.field, ...err.detail });
     throw err;
   }
 }

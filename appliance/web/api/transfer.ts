@@ -112,7 +112,7 @@ function validateRow(
     // a coin this version cannot proxy is left out, as the spec does for unknown coins
     if (err instanceof UnsupportedCoin || (err instanceof NotOffered && err.key === "lang.proxy.err_family"))
       return "ignored";
-    if (err instanceof NotOffered) return problem(row, err.key, "mode");
+    if (err instanceof NotOffered) return problem(row, err.key, err.field);
     throw err;
   }
   if (seen.has(input.port)) return problem(row, "lang.import.err_duplicate", "port");

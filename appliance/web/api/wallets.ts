@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { feeSupported, isCategory } from "../../catalog/categories.ts";
 import type { Port } from "../../domain/port.ts";
 import { ProxyMode } from "../../domain/port.ts";
 import type { AppContext } from "../app-context.ts";
@@ -20,6 +21,16 @@ const hotWallet = walletSchema.superRefine((w, ctx) => {
 });
 const newWallet = z.object({ server_id: z.number("lang.err.params").int() }).and(hotWallet);
 
+/**
+ * Fee wallets of a coin relayed as is (pass-through) cannot take work: a new wallet is refused, and
+ * an edited row may only keep a ratio of 0.
+ */
+function feeAllowed(port: Port, wallets: readonly { ratio: number }[] | null): void {
+  if (!isCategory(port.category) || feeSupported(port.category)) return;
+  if (wallets === null || wallets.some((w) => w.ratio > 0))
+    throw badRequest("lang.wallet.err_fee_unsupported", { field: "ratio", detail: port.category });
+}
+
 /** Applies a fee-wallet change to the running port without disconnecting anyone. */
 async function hotUpdate(app: AppContext, portId: number): Promise<void> {
   await app.engine.updateWallets(app.ports.get(portId) as Port);
@@ -40,6 +51,7 @@ export const walletRoutes: Route[] = [
       const { app, req } = r;
       const body = await parseBody(req, newWallet);
       const port = portOr404(app, String(body.server_id));
+      feeAllowed(port, null);
       if (port.wallets.length >= MAX_FEE_WALLETS) throw badRequest("lang.wallet.err_max");
       const { server_id: _s, ...w } = body;
       const id = app.ports.addWallet(port.id, compatibleFix(port, w));
@@ -58,6 +70,7 @@ export const walletRoutes: Route[] = [
       if (!current) throw notFound();
       const port = portOr404(app, String(current.server_id));
       const body = await parseBody(req, hotWallet);
+      feeAllowed(port, [body]);
       app.ports.updateWallet(current.id, compatibleFix(port, body));
       audit(r, `fee wallet ${current.id} of port ${port.port}`, current, app.ports.wallet(current.id));
       await hotUpdate(app, port.id);
@@ -99,6 +112,7 @@ export const walletRoutes: Route[] = [
             .max(MAX_FEE_WALLETS, "lang.wallet.err_max"),
         }),
       );
+      feeAllowed(port, wallets);
       app.ports.replaceWallets(
         port.id,
         wallets.map((w) => compatibleFix(port, w)),

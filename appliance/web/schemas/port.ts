@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { familyOf, modesOf } from "../../catalog/categories.ts";
+import { familyOf, feeSupported, modesOf } from "../../catalog/categories.ts";
 import { categoryOf } from "../../catalog/currencies.ts";
 import {
   ConnectMode,
@@ -156,11 +156,21 @@ function lines(s: string): string[] {
 
 export class UnsupportedCoin extends Error {}
 
-/** The catalogue lists the coin but its protocol family or the chosen mode is not implemented. */
+/**
+ * The catalogue lists the coin but what the port asks is not implemented for it: its protocol family,
+ * the chosen mode, fee wallets (pass-through coins), or an option the engine does not implement.
+ */
 export class NotOffered extends Error {
   constructor(
-    readonly key: "lang.proxy.err_family" | "lang.proxy.err_mode_unavailable",
+    readonly key:
+      | "lang.proxy.err_family"
+      | "lang.proxy.err_mode_unavailable"
+      | "lang.wallet.err_fee_unsupported"
+      | "lang.proxy.err_okminer"
+      | "lang.proxy.err_mallob_relay",
     readonly detail: { category: string; family: string; modes: readonly number[] },
+    /** the field the refusal points at */
+    readonly field = key === "lang.proxy.err_family" ? "currency" : "mode",
   ) {
     super(key);
   }
@@ -187,6 +197,13 @@ export function normalizePort(p: PortBody, opts: { creating: boolean }): PortInp
     setting,
   };
   if (category === "nginx") return forwardOnly(base);
+  // Options stored by earlier versions that no engine family implements are refused, not kept
+  // silently: OKMiner optimisation has no published meaning, and a Mallob relay needs an upstream
+  // address the port does not have (an NGINX pure-forward port relays it).
+  if (setting.pu_mode !== 0) throw new NotOffered("lang.proxy.err_okminer", detail, "setting.pu_mode");
+  if (setting.pth !== 0) throw new NotOffered("lang.proxy.err_mallob_relay", detail, "setting.pth");
+  if (!feeSupported(category) && p.wallets.some((w) => w.ratio > 0))
+    throw new NotOffered("lang.wallet.err_fee_unsupported", detail, "wallets");
   let wallets: WalletInput[] = p.wallets;
   if (opts.creating) wallets = wallets.filter((w, i) => i === 0 || w.ratio > 0);
   if (p.mode === ProxyMode.COMPATIBLE) {
