@@ -241,3 +241,37 @@ describe("the slot byte in Pool mode", () => {
     c.close();
   });
 });
+
+describe("Bitmain firmware", () => {
+  test("GodMiner gets its prefix in the subscribe answer [null, prefix, 8 − length] and set_extranonce with the size", async () => {
+    const a = pool();
+    const t = engine();
+    const port = kasPort({
+      pool_address: a.address,
+      mode: ProxyMode.POOL,
+      proxy_addr: "kaspa:u",
+      proxy_device: "p",
+    });
+    const listen = await t.start(port);
+    // a first miner opens the shared session, so its prefix is known when GodMiner subscribes
+    const first = miner(listen, { user: "kaspa:wal.m1", maxShares: 1 });
+    await first.done;
+    const c = await RawClient.connect(listen);
+    c.request(1, "mining.subscribe", ["GodMiner/2.0", "EthereumStratum/1.0.0"]);
+    c.request(2, "mining.authorize", ["kaspa:wal.ks5", "x"]);
+    await until(() => c.lines.some((l) => l.includes("mining.notify")));
+    const answer = c.answer(1)?.result as [null, string, number];
+    expect(answer[0]).toBeNull();
+    expect(answer[1]).toHaveLength(4);
+    expect(answer[2]).toBe(6);
+    const set = JSON.parse(c.lines.find((l) => l.includes("mining.set_extranonce")) as string) as {
+      params: [string, number];
+    };
+    expect(set.params).toEqual([answer[1], 6]);
+    // Bitmain reads the u64 array form
+    expect(c.lines.find((l) => l.includes("mining.notify"))).toMatch(
+      /"params":\["[0-9a-f]+",\[\d+,\d+,\d+,\d+\],\d+\]/,
+    );
+    c.close();
+  });
+});

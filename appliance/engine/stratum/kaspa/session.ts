@@ -208,9 +208,10 @@ export class KaspaMinerSession implements LaneMiner, MinerConnection, OrderedLin
     }
     this.state = "subscribed";
     if (this.bitmain) {
-      // Bitmain firmware takes its prefix here; a later set_extranonce repeats it
-      this.prefix = this.prefixOn(lane.shared, u.extranonce);
-      this.out.write(resultLine(id, [null, this.prefix, NONCE_HEX / 2 - this.prefix.length / 2]));
+      // Bitmain firmware takes a prefix here; the set_extranonce after authorize confirms or corrects
+      // it (an Efficient session learns its pool's prefix only then), as the bridges do
+      const prefix = this.prefixOn(lane.shared, u.extranonce);
+      this.out.write(resultLine(id, [null, prefix, NONCE_HEX / 2 - prefix.length / 2]));
     } else this.out.write(resultLine(id, [true, KASPA_PROTOCOL]));
   }
 
