@@ -3,6 +3,7 @@
  * modes with validation errors, batch and per-port actions, dialogs, settings, theme and language,
  * session expiry. Tests run in order and share one server and one page.
  */
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -54,6 +55,14 @@ beforeEach(async () => {
   for (let i = 0; i < 4 && (await page.locator('[role="dialog"]').count()) > 0; i++)
     await page.keyboard.press("Escape");
 });
+
+/** Sets when every session last proved its password, in the server's own database file. */
+function sessionsAuthenticatedAt(at: number) {
+  const db = new Database(join(server.dataDir, "pithead.db"));
+  db.run("PRAGMA busy_timeout = 5000");
+  db.run("UPDATE tokens SET auth_at = ?", [at]);
+  db.close();
+}
 
 afterAll(async () => {
   miner?.stop();
@@ -360,6 +369,28 @@ describe("pool page actions", () => {
     await expectToast(page, "Fee wallets updated");
     await shot(page, "10-hot-wallets");
     await closeModal("hot-wallets");
+  });
+
+  test("re-authentication: after 5 minutes a fee-wallet change asks for the password, then goes through and is audited", async () => {
+    sessionsAuthenticatedAt(Date.now() - 6 * 60_000);
+    await openMenu(portA, "Hot-update fee config");
+    const dlg = page.getByTestId("hot-wallets");
+    await dlg.locator('input[name="device-1"]').fill("fee03");
+    await dlg.getByRole("button", { name: "Save" }).click();
+    const reauth = page.getByTestId("reauth");
+    await reauth.locator('input[name="reauth-password"]').fill("not-the-password");
+    await reauth.getByRole("button", { name: "Confirm" }).click();
+    await reauth.getByRole("alert").filter({ hasText: "Wrong password" }).waitFor();
+    await reauth.locator('input[name="reauth-password"]').fill(server.password());
+    await reauth.getByRole("button", { name: "Confirm" }).click();
+    await expectToast(page, "Fee wallets updated");
+    await shot(page, "10b-reauth-done");
+    await closeModal("hot-wallets");
+    await openSettings("logs");
+    await page.getByRole("tab", { name: "Audit log" }).click();
+    await page.getByLabel("Filter the audit log").fill("fee03");
+    await page.getByTestId("audit-log").getByText("fee02 → fee03").waitFor();
+    await closeModal("settings");
   });
 
   test("port inside: devices, wallets, connection log, port log, fee figures", async () => {

@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { BrowserRouter, Navigate, Route, Routes } from "react-router-dom";
 import { ConfirmHost } from "./components/ConfirmHost.tsx";
 import { ProgressBar } from "./components/ProgressBar.tsx";
+import { ReauthHost } from "./components/ReauthHost.tsx";
 import { SessionWatch } from "./components/SessionWatch.tsx";
 import { Toasts } from "./components/Toasts.tsx";
 import { i18n } from "./lib/i18n.ts";
@@ -43,6 +44,7 @@ export function App() {
         <Route path="*" element={<Navigate to={HOME} replace />} />
       </Routes>
       <ConfirmHost />
+      <ReauthHost />
       <Toasts />
     </BrowserRouter>
   );

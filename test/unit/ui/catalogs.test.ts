@@ -49,6 +49,7 @@ describe("catalogs: en, zh-CN, ru all complete", () => {
       "logs.error",
       "logs.update",
       "logs.request",
+      "logs.audit",
     ];
     expect(fam.filter((k) => !(k in en))).toEqual([]);
     const sections = [...source.matchAll(/\["(\w+)", \w+Section\]|\["(about)", About\]/g)].map(

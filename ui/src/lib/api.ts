@@ -1,9 +1,11 @@
 /**
  * HTTP client for the API of spec §7 and docs/api.md. Adds the bearer token, counts requests in flight
- * (the progress bar), turns 401/403 into a session end and other failures into toasts.
+ * (the progress bar), asks for the password again and retries once when a change needs it (reauth.ts),
+ * turns other 401/403 into a session end and other failures into toasts.
  */
 import { hasKey, t } from "./i18n.ts";
 import { TOKEN_KEY } from "./prefs.ts";
+import { REAUTH_KEY, reauthenticate } from "./reauth.ts";
 import { createStore } from "./store.ts";
 import { toast } from "./toast.ts";
 
@@ -54,6 +56,8 @@ export interface CallOptions {
   quiet?: boolean;
   /** Raw body (FormData) instead of JSON. */
   form?: FormData;
+  /** set on the one retry after a re-authentication */
+  retried?: boolean;
 }
 
 export async function api<T>(
@@ -94,7 +98,16 @@ export async function api<T>(
   if (res.ok) return data as T;
   const errBody = (data as { error?: ErrorBody } | null)?.error ?? null;
   const err = new ApiError(res.status, res.statusText, path, errBody, data);
-  if ((res.status === 401 || res.status === 403) && !path.startsWith("/api/_/login")) {
+  if (res.status === 403 && errBody?.key === REAUTH_KEY && !opts.retried) {
+    if (await reauthenticate()) return api<T>(method, path, body, { ...opts, retried: true });
+    if (!opts.quiet) toast("err", err.text);
+    throw err;
+  }
+  if (
+    (res.status === 401 || res.status === 403) &&
+    errBody?.key !== REAUTH_KEY &&
+    !path.startsWith("/api/_/login")
+  ) {
     setToken(null);
     sessionLost.set(true);
     throw err;
