@@ -141,6 +141,8 @@ const FAMILY_MODES: Partial<Record<FamilyName, readonly number[]>> = {
   ethereum: [0, 2],
   // no Compatible of its own: a Kaspa miner that cannot take a new extranonce pays that way already
   kaspa: [0, 2],
+  // no Compatible of its own: a KawPow miner that cannot take a new nonce prefix pays that way already
+  kawpow: [0, 2],
   // Efficient only: the relay does not understand these coins' jobs, so it can neither split a
   // session's nonce space (Pool) nor submit fee shares on a miner's session (Compatible)
   passthrough: [0],

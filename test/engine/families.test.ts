@@ -30,6 +30,10 @@ describe("the catalogue offers exactly what the engine implements", () => {
       expect(familyFor(c)?.name).toBe("kaspa");
       expect(modesOf(c)).toEqual([0, 2]);
     }
+    for (const c of ["kawpow", "kawpow2", "progpow"] as const) {
+      expect(familyFor(c)?.name).toBe("kawpow");
+      expect(modesOf(c)).toEqual([0, 2]);
+    }
     for (const c of [
       "dynexsolve",
       "octopus",

@@ -10,6 +10,7 @@ import { CRYPTONOTE } from "./cryptonote/index.ts";
 import { ETHEREUM } from "./ethereum/index.ts";
 import type { Family } from "./family.ts";
 import { KASPA } from "./kaspa/index.ts";
+import { KAWPOW } from "./kawpow/index.ts";
 import { PASSTHROUGH } from "./passthrough/index.ts";
 
 export const IMPLEMENTED: Partial<Record<FamilyName, Family>> = {
@@ -18,6 +19,7 @@ export const IMPLEMENTED: Partial<Record<FamilyName, Family>> = {
   cryptonote: CRYPTONOTE,
   ethereum: ETHEREUM,
   kaspa: KASPA,
+  kawpow: KAWPOW,
   passthrough: PASSTHROUGH,
 };
 

@@ -1,0 +1,102 @@
+/**
+ * KawJob: pool work as the proxy hands it to miners, under a job id unique on the port (job ids of
+ * different pool sessions collide), with the session that issued it, so that a late share goes to
+ * that session. Each miner keeps the last few jobs it was sent (MinerJobs) with the prefix it mined
+ * them under, and the nonces it already submitted for each (a duplicate is answered locally).
+ */
+import { requestLine } from "../message.ts";
+import { KawpowMethod } from "./methods.ts";
+import type { KawUpstream, UpstreamWork } from "./upstream.ts";
+
+/** The part of a lane a job needs. */
+export interface JobOrigin {
+  /** "main" or a fee wallet key */
+  readonly target: string;
+  /** the one worker every share is submitted as on a shared lane; null: the miner's own */
+  readonly user: string | null;
+  readonly shared: boolean;
+}
+
+let nextJobSeq = 0;
+
+export class KawJob {
+  readonly jobId = (++nextJobSeq).toString(16);
+  private readonly lines: [string | null, string | null] = [null, null];
+
+  constructor(
+    readonly origin: JobOrigin,
+    readonly upstream: KawUpstream,
+    readonly work: UpstreamWork,
+  ) {}
+
+  get difficulty(): number {
+    return this.work.difficulty;
+  }
+
+  /** mining.notify [jobId, headerHash, seedHash, target, clean, height, bits], built once per flag. */
+  notifyLine(clean: boolean): string {
+    const i = clean ? 1 : 0;
+    const cached = this.lines[i];
+    if (cached !== null) return cached;
+    const w = this.work;
+    const line = requestLine(null, KawpowMethod.NOTIFY, [
+      this.jobId,
+      w.header,
+      w.seed,
+      w.target,
+      clean,
+      w.height,
+      w.bits,
+    ]);
+    this.lines[i] = line;
+    return line;
+  }
+}
+
+/** A job as one miner received it, the prefix its nonces start with and the nonces it sent. */
+export interface SentJob {
+  job: KawJob;
+  prefix: string;
+  nonces: Set<string> | null;
+}
+
+/**
+ * Jobs a miner may still submit shares for. Older ones answer "stale": a miner moved between pools
+ * still sends shares for the job it left for a moment, and a pool keeps a few jobs of one block.
+ */
+export const JOBS_PER_MINER = 8;
+/** Nonces remembered per job and miner for the duplicate check (a bound, not an expected count). */
+const NONCES_PER_JOB = 4096;
+
+export class MinerJobs {
+  private readonly sent: SentJob[] = [];
+
+  add(job: KawJob, prefix: string): void {
+    this.sent.push({ job, prefix, nonces: null });
+    if (this.sent.length > JOBS_PER_MINER) this.sent.shift();
+  }
+
+  byId(jobId: string): SentJob | undefined {
+    for (let i = this.sent.length - 1; i >= 0; i--) {
+      const s = this.sent[i] as SentJob;
+      if (s.job.jobId === jobId) return s;
+    }
+    return undefined;
+  }
+
+  /** Records a nonce for the job; false when the miner already sent it. */
+  firstUse(s: SentJob, nonce: string): boolean {
+    s.nonces ??= new Set();
+    if (s.nonces.has(nonce)) return false;
+    if (s.nonces.size < NONCES_PER_JOB) s.nonces.add(nonce);
+    return true;
+  }
+
+  get last(): SentJob | undefined {
+    return this.sent[this.sent.length - 1];
+  }
+
+  clear(): void {
+    this.sent.length = 0;
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * The KawPow family's side of a running port: its miners, the lanes they mine on (dedicated per
+ * miner in Efficient mode, shared in Pool mode, shared per fee wallet) and the slot bytes that let
+ * one pool session carry 256 miners, each under the session's nonce prefix followed by its slot.
+ */
+import type { EngineTiming, LogLevel } from "../../../domain/engine.ts";
+import type { Port } from "../../../domain/port.ts";
+import type { DeviceRegistry } from "../../../stats/device-registry.ts";
+import { MAIN } from "../../../stats/work-split.ts";
+import type { FeeScheduler } from "../../fee/scheduler.ts";
+import type { ModeStrategy } from "../../modes/mode.ts";
+import { joinUser } from "../../rewrite.ts";
+import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
+import type { ByteSocket } from "../../transport/line-writer.ts";
+import type { FamilyRuntime, MinerConnection, PortContext } from "../family.ts";
+import { Lane, type LaneHost } from "./lane.ts";
+import { SLOTS_PER_SESSION } from "./methods.ts";
+import { KawMinerSession, type MinerHost } from "./session.ts";
+import { SharedSource } from "./shared-source.ts";
+import type { UpstreamOptions } from "./upstream.ts";
+
+/** Distinct once-only log messages remembered per port (a bound, not an expected count). */
+const MAX_LOGGED_ONCE = 1024;
+
+export class KawpowRuntime implements FamilyRuntime, MinerHost, LaneHost {
+  readonly miners = new Set<KawMinerSession>();
+  private poolMain: SharedSource | null = null;
+  private readonly feeSources = new Map<string, SharedSource>();
+  private readonly dedicated = new Set<Lane>();
+  private readonly slotUse = new Uint16Array(SLOTS_PER_SESSION);
+  private slotCursor = 0;
+  private readonly loggedOnce = new Set<string>();
+
+  constructor(private readonly ctx: PortContext) {}
+
+  // ---- the port's context, as sessions and lanes read it ----
+
+  get portId(): number {
+    return this.ctx.portId;
+  }
+  get config(): Port {
+    return this.ctx.config;
+  }
+  get category(): string {
+    return this.ctx.category;
+  }
+  get factor(): number {
+    return this.ctx.factor;
+  }
+  get mode(): ModeStrategy {
+    return this.ctx.mode;
+  }
+  get fee(): FeeScheduler {
+    return this.ctx.fee;
+  }
+  get registry(): DeviceRegistry {
+    return this.ctx.registry;
+  }
+  get timing(): EngineTiming {
+    return this.ctx.timing;
+  }
+  get backoffMs(): number {
+    return this.ctx.timing.reconnectBackoffMs;
+  }
+  log(level: LogLevel, message: string): void {
+    this.ctx.log(level, message);
+  }
+  logOnce(key: string, level: LogLevel, message: string): void {
+    if (this.loggedOnce.has(key) || this.loggedOnce.size >= MAX_LOGGED_ONCE) return;
+    this.loggedOnce.add(key);
+    this.ctx.log(level, message);
+  }
+  isWalletBanned(wallet: string): boolean {
+    return this.ctx.isWalletBanned(wallet);
+  }
+
+  // ---- FamilyRuntime ----
+
+  accept(socket: ByteSocket, ip: string): MinerConnection {
+    const miner = new KawMinerSession(this, socket, ip, this.allocSlot());
+    this.miners.add(miner);
+    return miner;
+  }
+
+  /** Pool mode opens its shared main session when the first miner subscribes. */
+  start(): void {}
+
+  stop(): void {
+    for (const m of [...this.miners]) m.close("port stopped");
+    this.poolMain?.close();
+    this.poolMain = null;
+    for (const s of this.feeSources.values()) s.close();
+    this.feeSources.clear();
+    for (const l of this.dedicated) l.close();
+    this.dedicated.clear();
+  }
+
+  rehomeMain(reason: string): void {
+    for (const l of this.dedicated) l.rehome(reason);
+    this.poolMain?.rehome(reason);
+  }
+
+  refreshFee(): void {
+    for (const m of this.miners) m.refreshFee();
+  }
+
+  sweep(now: number): void {
+    for (const [key, s] of this.feeSources) {
+      s.sweep(now, this.ctx.timing.feeIdleMs);
+      if (s.sessions === 0) this.feeSources.delete(key);
+    }
+  }
+
+  get online(): number {
+    let n = 0;
+    for (const m of this.miners) if (m.state === "authorized") n++;
+    return n;
+  }
+
+  get connected(): number {
+    return this.miners.size;
+  }
+
+  sessionCounts(): { main: number; fee: number } {
+    let fee = 0;
+    for (const s of this.feeSources.values()) fee += s.sessions;
+    return { main: this.dedicated.size + (this.poolMain?.sessions ?? 0), fee };
+  }
+
+  // ---- MinerHost ----
+
+  mainLane(miner: KawMinerSession): Lane | null {
+    if (this.ctx.mainEndpoint() === null) return null;
+    if (this.ctx.mode.sharedMain) {
+      if (this.poolMain === null) {
+        const c = this.ctx.config;
+        const user = joinUser({ wallet: c.proxy_addr.trim(), name: c.proxy_device.trim() });
+        this.poolMain = new SharedSource(this, MAIN, user);
+      }
+      return this.poolMain.leaseFor(miner);
+    }
+    const lane = new Lane(this, MAIN, false, null, miner.agent || null);
+    this.dedicated.add(lane);
+    lane.open();
+    return lane;
+  }
+
+  feeLane(miner: KawMinerSession, key: string): Lane | null {
+    const target = this.ctx.fee.target(key);
+    if (target === undefined || target.endpoint === null) return null;
+    let source = this.feeSources.get(key);
+    if (source === undefined) {
+      source = new SharedSource(this, key, target.user);
+      this.feeSources.set(key, source);
+    }
+    return source.leaseFor(miner);
+  }
+
+  releaseMiner(miner: KawMinerSession): void {
+    if (this.miners.delete(miner)) {
+      const u = this.slotUse[miner.slot] as number;
+      if (u > 0) this.slotUse[miner.slot] = u - 1;
+      this.ctx.connectionClosed(miner.ip);
+    }
+    this.poolMain?.release(miner);
+    for (const s of this.feeSources.values()) s.release(miner);
+    if (miner.main && !miner.main.shared) this.dedicated.delete(miner.main);
+  }
+
+  // ---- LaneHost ----
+
+  upstreamOptions(lane: Lane): UpstreamOptions {
+    return {
+      agent: this.ctx.agentFor(lane.agent),
+      connectTimeoutMs: this.ctx.timing.connectTimeoutMs,
+      jobTimeoutMs: this.ctx.timing.jobTimeoutMs,
+    };
+  }
+
+  endpointFor(lane: Lane): Endpoint | null {
+    if (lane.target === MAIN) return this.ctx.mainEndpoint();
+    return this.ctx.fee.target(lane.target)?.endpoint ?? null;
+  }
+
+  laneDown(lane: Lane, endpoint: Endpoint, reason: string, healthy: boolean): void {
+    if (lane.shared || !healthy)
+      this.log(
+        "warn",
+        `upstream ${endpointText(endpoint)} (${lane.target === MAIN ? "main" : "fee"}): ${reason}`,
+      );
+    if (lane.target === MAIN) this.ctx.mainDown(endpoint, reason, healthy);
+  }
+
+  // ---- internals ----
+
+  /** The least-used slot byte, so the miners of one shared session rarely need a second session. */
+  private allocSlot(): number {
+    let best = this.slotCursor;
+    let bestUse = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < SLOTS_PER_SESSION; i++) {
+      const s = (this.slotCursor + i) % SLOTS_PER_SESSION;
+      const use = this.slotUse[s] as number;
+      if (use < bestUse) {
+        best = s;
+        bestUse = use;
+        if (use === 0) break;
+      }
+    }
+    this.slotCursor = (best + 1) % SLOTS_PER_SESSION;
+    this.slotUse[best] = bestUse + 1;
+    return best;
+  }
+}
