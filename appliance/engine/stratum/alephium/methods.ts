@@ -20,12 +20,10 @@ export const NONCE_BYTES = 24;
 
 /**
  * Miners take at most one prefix byte from a proxy beyond the pool's own extranonce (the reference
- * pool gives 2 bytes): a shared session gives each miner its prefix followed by one slot byte, so
- * one session carries 256 miners.
+ * pool gives 2 bytes): a shared session gives each miner that extranonce followed by one slot byte
+ * (slot-bytes.ts), so one session carries 256 miners. The longest pool extranonce a session is
+ * shared with: the slot byte must still leave the miners nonce room.
  */
-export const SLOTS_PER_SESSION = 256;
-
-/** The longest pool extranonce a session may be shared with: a slot byte must still leave nonce room. */
 export const MAX_SHARED_POOL_PREFIX_BYTES = 8;
 
 /**

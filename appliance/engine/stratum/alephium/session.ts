@@ -18,8 +18,8 @@ import { joinUser, rewriteIdentity, splitUser } from "../../rewrite.ts";
 import { type ByteSocket, LineWriter } from "../../transport/line-writer.ts";
 import type { MinerConnection } from "../family.ts";
 import { intern } from "../intern.ts";
-import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
 import { parseMessage, requestLine, type StratumId, type StratumParams } from "../message.ts";
+import { type IntakeOwner, MinerIntake } from "../miner-intake.ts";
 import { AlphError, AlphErrorCode, STALE_JOB } from "./errors.ts";
 import type { AlphJob } from "./job.ts";
 import { MinerJobs } from "./job.ts";
@@ -32,8 +32,6 @@ export type MinerState = "connected" | "subscribed" | "authorized" | "closed";
 
 /** Malformed lines or unknown methods tolerated before the connection is closed. */
 export const MAX_STRIKES = 20;
-/** Lines queued while an earlier one waits for the pool (authorize). */
-const MAX_QUEUED_LINES = 64;
 
 export interface MinerHost {
   readonly portId: number;
@@ -72,7 +70,7 @@ class Share implements ShareTicket {
 
 let nextMinerId = 1;
 
-export class AlphMinerSession implements LaneMiner, MinerConnection {
+export class AlphMinerSession implements LaneMiner, MinerConnection, IntakeOwner {
   readonly id = nextMinerId++;
   state: MinerState = "connected";
   agent = "";
@@ -87,12 +85,8 @@ export class AlphMinerSession implements LaneMiner, MinerConnection {
   private readonly sent = new MinerJobs();
   private lastDifficulty = 0;
   private strikes = 0;
-  private windowStart = 0;
-  private windowLines = 0;
-  private queue: string[] | null = null;
-  private busy = false;
   private loginTimer: ReturnType<typeof setTimeout> | null;
-  private readonly splitter: LineSplitter;
+  private readonly intake: MinerIntake;
   private readonly out: LineWriter;
 
   constructor(
@@ -102,56 +96,20 @@ export class AlphMinerSession implements LaneMiner, MinerConnection {
     readonly slot: number,
   ) {
     this.out = new LineWriter(socket);
-    this.splitter = new LineSplitter(MAX_LINE_BYTES, this);
+    this.intake = new MinerIntake(this, host.timing.floodLinesPerSecond);
     this.loginTimer = setTimeout(() => this.close("login timeout"), host.timing.loginTimeoutMs);
   }
 
   onData(chunk: Uint8Array): void {
-    this.splitter.push(chunk);
+    this.intake.push(chunk);
   }
 
   onDrain(): void {
     this.out.drain();
   }
 
-  onOverflow(): void {
-    this.close("line too long");
-  }
-
-  onLine(line: string): void {
-    if (this.state === "closed") return;
-    const now = Date.now();
-    if (now - this.windowStart >= 1000) {
-      this.windowStart = now;
-      this.windowLines = 0;
-    }
-    if (++this.windowLines > this.host.timing.floodLinesPerSecond) {
-      this.close("flood: too many lines per second");
-      return;
-    }
-    if (this.busy) {
-      this.queue ??= [];
-      if (this.queue.length >= MAX_QUEUED_LINES) {
-        this.close("flood: too many lines while waiting for the pool");
-        return;
-      }
-      this.queue.push(line);
-      return;
-    }
-    const pending = this.handle(line);
-    if (pending !== undefined) this.await(pending);
-  }
-
-  private await(p: Promise<void>): void {
-    this.busy = true;
-    p.catch((e: unknown) => this.close(`internal error: ${String(e)}`)).finally(() => {
-      this.busy = false;
-      const q = this.queue;
-      while (!this.busy && q !== null && q.length > 0 && this.state !== "closed") {
-        const next = this.handle(q.shift() as string);
-        if (next !== undefined) this.await(next);
-      }
-    });
+  get isClosed(): boolean {
+    return this.state === "closed";
   }
 
   private answer(id: StratumId, result: unknown): void {
@@ -173,7 +131,7 @@ export class AlphMinerSession implements LaneMiner, MinerConnection {
 
   // ---- requests ----
 
-  private handle(line: string): Promise<void> | undefined {
+  handleLine(line: string): Promise<void> | undefined {
     const m = parseMessage(line);
     if (m === null) {
       this.strike(null, new AlphError(AlphErrorCode.OTHER, "malformed JSON"));
@@ -430,7 +388,7 @@ export class AlphMinerSession implements LaneMiner, MinerConnection {
     this.state = "closed";
     if (this.loginTimer) clearTimeout(this.loginTimer);
     this.loginTimer = null;
-    this.queue = null;
+    this.intake.clear();
     this.sent.clear();
     this.lane?.miners.delete(this);
     this.lane = null;

@@ -34,4 +34,3 @@ export const WORK_PUSH_ID = 0;
  * at most two bytes.
  */
 export const MAX_PREFIX_BYTES = 3;
-export const SLOTS_PER_SESSION = 256;

@@ -19,8 +19,9 @@ import { joinUser } from "../../rewrite.ts";
 import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
 import type { FamilyRuntime, MinerConnection, PortContext } from "../family.ts";
+import { SlotBytes } from "../slot-bytes.ts";
 import { Lane, type LaneHost } from "./lane.ts";
-import { type Dialect, SLOTS_PER_SESSION } from "./methods.ts";
+import type { Dialect } from "./methods.ts";
 import { EthMinerSession, type MinerHost } from "./session.ts";
 import { SharedSource } from "./shared-source.ts";
 import type { UpstreamOptions } from "./upstream.ts";
@@ -33,8 +34,7 @@ export class EthereumRuntime implements FamilyRuntime, MinerHost, LaneHost {
   private readonly poolMain = new Map<Dialect, SharedSource>();
   private readonly feeSources = new Map<string, SharedSource>();
   private readonly dedicated = new Set<Lane>();
-  private readonly slotUse = new Uint16Array(SLOTS_PER_SESSION);
-  private slotCursor = 0;
+  private readonly slots = new SlotBytes();
   private readonly loggedOnce = new Set<string>();
 
   constructor(private readonly ctx: PortContext) {}
@@ -83,7 +83,7 @@ export class EthereumRuntime implements FamilyRuntime, MinerHost, LaneHost {
   // ---- FamilyRuntime ----
 
   accept(socket: ByteSocket, ip: string): MinerConnection {
-    const miner = new EthMinerSession(this, socket, ip, this.allocSlot());
+    const miner = new EthMinerSession(this, socket, ip, this.slots.take());
     this.miners.add(miner);
     return miner;
   }
@@ -179,8 +179,7 @@ export class EthereumRuntime implements FamilyRuntime, MinerHost, LaneHost {
 
   releaseMiner(miner: EthMinerSession): void {
     if (this.miners.delete(miner)) {
-      const u = this.slotUse[miner.slot] as number;
-      if (u > 0) this.slotUse[miner.slot] = u - 1;
+      this.slots.give(miner.slot);
       this.ctx.connectionClosed(miner.ip);
     }
     for (const s of this.poolMain.values()) s.release(miner);
@@ -212,25 +211,5 @@ export class EthereumRuntime implements FamilyRuntime, MinerHost, LaneHost {
         `upstream ${endpointText(endpoint)} (${lane.target === MAIN ? "main" : "fee"}, ${lane.dialect}): ${reason}`,
       );
     if (lane.target === MAIN) this.ctx.mainDown(endpoint, reason, healthy);
-  }
-
-  // ---- internals ----
-
-  /** The least-used slot byte, so miners of one ES1 shared session rarely need a second session. */
-  private allocSlot(): number {
-    let best = this.slotCursor;
-    let bestUse = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < SLOTS_PER_SESSION; i++) {
-      const s = (this.slotCursor + i) % SLOTS_PER_SESSION;
-      const use = this.slotUse[s] as number;
-      if (use < bestUse) {
-        best = s;
-        bestUse = use;
-        if (use === 0) break;
-      }
-    }
-    this.slotCursor = (best + 1) % SLOTS_PER_SESSION;
-    this.slotUse[best] = bestUse + 1;
-    return best;
   }
 }
