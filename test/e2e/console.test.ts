@@ -308,10 +308,22 @@ describe("port editor", () => {
           (o) => `${(o as HTMLOptionElement).value}${(o as HTMLOptionElement).disabled ? " (disabled)" : ""}`,
         ),
       );
-    expect(options).toContain("KAS (disabled)");
-    expect(options).toContain("ALEO (disabled)");
+    expect(options).toContain("ZEC (disabled)");
+    expect(options).toContain("ALEO");
     expect(options).toContain("BTC");
     expect(options).toContain("LTC");
+    await page.keyboard.press("Escape");
+    await editor().waitFor({ state: "detached" });
+  });
+
+  test("a coin relayed as is (ERG): the fee tab says fee diversion is unavailable and its rows are disabled", async () => {
+    await page.getByTestId("add-port").click();
+    await page.selectOption('select[name="currency"]', "ERG");
+    await editor()
+      .getByRole("tab", { name: /Fee wallets/ })
+      .click();
+    await editor().getByText("Fee diversion is not available for this coin").waitFor();
+    expect(await editor().locator('input[name="addr-1"]').isDisabled()).toBe(true);
     await page.keyboard.press("Escape");
     await editor().waitFor({ state: "detached" });
   });

@@ -8,10 +8,14 @@ export interface CurrencyInfo {
   notes?: string[];
   /** the connection modes a port for this coin may use; empty: its mining protocol is not implemented */
   modes?: number[];
+  /** false: the coin is relayed as is and fee wallets cannot take work (the server refuses a ratio) */
+  fee_supported?: boolean;
 }
 
 /** A coin the server lists but cannot proxy yet (its protocol family is not implemented). */
 export const notOffered = (info: CurrencyInfo | undefined): boolean => info?.modes?.length === 0;
+/** A coin whose pool protocol is relayed as is: no fee diversion for it. */
+export const feeUnavailable = (info: CurrencyInfo | undefined): boolean => info?.fee_supported === false;
 export type CurrencyConfig = Record<string, CurrencyInfo>;
 
 export const COIN_ORDER = [
