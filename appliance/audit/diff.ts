@@ -1,7 +1,8 @@
 /**
  * old → new for the audit log: both sides are flattened to dotted paths (`wallets[0].addr`,
  * `setting.sd`) and compared leaf by leaf. Secrets (passwords, tokens, keys) are never written: a
- * changed secret shows as REDACTED on both sides, so the log says that it changed but not to what.
+ * changed secret shows as REDACTED on both sides (empty stays empty), so the log says that it
+ * changed but not to what.
  */
 export type AuditValue = string | number | boolean | null;
 
@@ -44,6 +45,9 @@ function leaf(v: unknown): AuditValue {
   return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}… (${text.length} characters)` : text;
 }
 
+/** an empty secret is shown as empty: "set where there was none" is worth seeing */
+const redact = (v: AuditValue): AuditValue => (v === null || v === "" ? v : REDACTED);
+
 function isSecret(field: string): boolean {
   const last =
     field
@@ -67,9 +71,7 @@ export function diff(before: unknown, after: unknown): FieldChange[] {
     if (o === n) continue;
     const name = field || "value";
     changes.push(
-      isSecret(name)
-        ? { field: name, old: o === null ? null : REDACTED, new: n === null ? null : REDACTED }
-        : { field: name, old: o, new: n },
+      isSecret(name) ? { field: name, old: redact(o), new: redact(n) } : { field: name, old: o, new: n },
     );
   }
   return changes;
