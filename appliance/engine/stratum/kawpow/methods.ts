@@ -22,6 +22,5 @@ export const KawpowMethod = {
  */
 export const MAX_PREFIX_BYTES = 3;
 export const MAX_SHARED_POOL_PREFIX_BYTES = 2;
-export const SLOTS_PER_SESSION = 256;
 /** hex digits of the 8-byte nonce */
 export const NONCE_HEX = 16;

@@ -13,8 +13,8 @@ import { joinUser } from "../../rewrite.ts";
 import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
 import type { FamilyRuntime, MinerConnection, PortContext } from "../family.ts";
+import { SlotBytes } from "../slot-bytes.ts";
 import { Lane, type LaneHost } from "./lane.ts";
-import { SLOTS_PER_SESSION } from "./methods.ts";
 import { KawMinerSession, type MinerHost } from "./session.ts";
 import { SharedSource } from "./shared-source.ts";
 import type { UpstreamOptions } from "./upstream.ts";
@@ -27,8 +27,7 @@ export class KawpowRuntime implements FamilyRuntime, MinerHost, LaneHost {
   private poolMain: SharedSource | null = null;
   private readonly feeSources = new Map<string, SharedSource>();
   private readonly dedicated = new Set<Lane>();
-  private readonly slotUse = new Uint16Array(SLOTS_PER_SESSION);
-  private slotCursor = 0;
+  private readonly slots = new SlotBytes();
   private readonly loggedOnce = new Set<string>();
 
   constructor(private readonly ctx: PortContext) {}
@@ -77,7 +76,7 @@ export class KawpowRuntime implements FamilyRuntime, MinerHost, LaneHost {
   // ---- FamilyRuntime ----
 
   accept(socket: ByteSocket, ip: string): MinerConnection {
-    const miner = new KawMinerSession(this, socket, ip, this.allocSlot());
+    const miner = new KawMinerSession(this, socket, ip, this.slots.take());
     this.miners.add(miner);
     return miner;
   }
@@ -158,8 +157,7 @@ export class KawpowRuntime implements FamilyRuntime, MinerHost, LaneHost {
 
   releaseMiner(miner: KawMinerSession): void {
     if (this.miners.delete(miner)) {
-      const u = this.slotUse[miner.slot] as number;
-      if (u > 0) this.slotUse[miner.slot] = u - 1;
+      this.slots.give(miner.slot);
       this.ctx.connectionClosed(miner.ip);
     }
     this.poolMain?.release(miner);
@@ -189,25 +187,5 @@ export class KawpowRuntime implements FamilyRuntime, MinerHost, LaneHost {
         `upstream ${endpointText(endpoint)} (${lane.target === MAIN ? "main" : "fee"}): ${reason}`,
       );
     if (lane.target === MAIN) this.ctx.mainDown(endpoint, reason, healthy);
-  }
-
-  // ---- internals ----
-
-  /** The least-used slot byte, so the miners of one shared session rarely need a second session. */
-  private allocSlot(): number {
-    let best = this.slotCursor;
-    let bestUse = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < SLOTS_PER_SESSION; i++) {
-      const s = (this.slotCursor + i) % SLOTS_PER_SESSION;
-      const use = this.slotUse[s] as number;
-      if (use < bestUse) {
-        best = s;
-        bestUse = use;
-        if (use === 0) break;
-      }
-    }
-    this.slotCursor = (best + 1) % SLOTS_PER_SESSION;
-    this.slotUse[best] = bestUse + 1;
-    return best;
   }
 }

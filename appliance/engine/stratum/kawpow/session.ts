@@ -18,8 +18,8 @@ import { ErrorCode, StratumError } from "../bitcoin/errors.ts";
 import { parseAuthorize } from "../bitcoin/messages.ts";
 import type { MinerConnection } from "../family.ts";
 import { intern } from "../intern.ts";
-import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
 import { errorLine, parsePositional, requestLine, resultLine, type StratumId } from "../message.ts";
+import { type IntakeOwner, MinerIntake } from "../miner-intake.ts";
 import { type KawJob, MinerJobs, type SentJob } from "./job.ts";
 import type { Lane, LaneMiner } from "./lane.ts";
 import { parseSubmit, parseSubscribe } from "./messages.ts";
@@ -30,8 +30,6 @@ export type MinerState = "connected" | "subscribed" | "authorized" | "closed";
 
 /** Malformed lines, unknown methods and out-of-order requests tolerated before the socket closes. */
 export const MAX_STRIKES = 20;
-/** Lines queued while an earlier one waits for the pool (subscribe, authorize). */
-const MAX_QUEUED_LINES = 64;
 
 export interface MinerHost {
   readonly portId: number;
@@ -70,7 +68,7 @@ class Share implements ShareTicket {
   }
 }
 
-export class KawMinerSession implements LaneMiner, MinerConnection {
+export class KawMinerSession implements LaneMiner, MinerConnection, IntakeOwner {
   state: MinerState = "connected";
   agent = "";
   /** the nonce prefix the miner holds now */
@@ -87,12 +85,8 @@ export class KawMinerSession implements LaneMiner, MinerConnection {
   private readonly sent = new MinerJobs();
   private lastTarget = "";
   private strikes = 0;
-  private windowStart = 0;
-  private windowLines = 0;
-  private queue: string[] | null = null;
-  private busy = false;
   private loginTimer: ReturnType<typeof setTimeout> | null;
-  private readonly splitter: LineSplitter;
+  private readonly intake: MinerIntake;
   private readonly out: LineWriter;
 
   constructor(
@@ -102,56 +96,20 @@ export class KawMinerSession implements LaneMiner, MinerConnection {
     readonly slot: number,
   ) {
     this.out = new LineWriter(socket);
-    this.splitter = new LineSplitter(MAX_LINE_BYTES, this);
+    this.intake = new MinerIntake(this, host.timing.floodLinesPerSecond);
     this.loginTimer = setTimeout(() => this.close("login timeout"), host.timing.loginTimeoutMs);
   }
 
   onData(chunk: Uint8Array): void {
-    this.splitter.push(chunk);
+    this.intake.push(chunk);
   }
 
   onDrain(): void {
     this.out.drain();
   }
 
-  onOverflow(): void {
-    this.close("line too long");
-  }
-
-  onLine(line: string): void {
-    if (this.state === "closed") return;
-    const now = Date.now();
-    if (now - this.windowStart >= 1000) {
-      this.windowStart = now;
-      this.windowLines = 0;
-    }
-    if (++this.windowLines > this.host.timing.floodLinesPerSecond) {
-      this.close("flood: too many lines per second");
-      return;
-    }
-    if (this.busy) {
-      this.queue ??= [];
-      if (this.queue.length >= MAX_QUEUED_LINES) {
-        this.close("flood: too many lines while waiting for the pool");
-        return;
-      }
-      this.queue.push(line);
-      return;
-    }
-    const pending = this.handle(line);
-    if (pending !== undefined) this.await(pending);
-  }
-
-  private await(p: Promise<void>): void {
-    this.busy = true;
-    p.catch((e: unknown) => this.close(`internal error: ${String(e)}`)).finally(() => {
-      this.busy = false;
-      const q = this.queue;
-      while (!this.busy && q !== null && q.length > 0 && this.state !== "closed") {
-        const next = this.handle(q.shift() as string);
-        if (next !== undefined) this.await(next);
-      }
-    });
+  get isClosed(): boolean {
+    return this.state === "closed";
   }
 
   private refuse(id: StratumId, error: StratumError): void {
@@ -165,7 +123,7 @@ export class KawMinerSession implements LaneMiner, MinerConnection {
 
   // ---- requests ----
 
-  private handle(line: string): Promise<void> | undefined {
+  handleLine(line: string): Promise<void> | undefined {
     const m = parsePositional(line);
     if (m === null) {
       this.host.log("warn", `miner ${this.ip}: malformed line`);
@@ -523,7 +481,7 @@ export class KawMinerSession implements LaneMiner, MinerConnection {
     this.state = "closed";
     if (this.loginTimer) clearTimeout(this.loginTimer);
     this.loginTimer = null;
-    this.queue = null;
+    this.intake.clear();
     this.sent.clear();
     this.lane?.miners.delete(this);
     this.lane = null;
