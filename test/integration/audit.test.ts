@@ -140,11 +140,26 @@ describe("a fee-wallet swap", () => {
 describe("pithead audit verify", () => {
   test("an untouched file verifies; one edited row makes it fail and name that row", async () => {
     await t.app.stop();
+    // a password reset from the command line is on record too, chained like the rest
+    const reset = Bun.spawnSync([
+      BUN,
+      join(ROOT, "appliance/main.ts"),
+      "reset-password",
+      "--data-dir",
+      t.dataDir,
+    ]);
+    expect(reset.exitCode).toBe(0);
     const intact = verify(t.dataDir);
     expect(intact.code).toBe(0);
     expect(intact.out).toMatch(/audit log intact: \d+ entries, head [0-9a-f]{64}/);
 
     const db = new Database(join(t.dataDir, "pithead.db"));
+    const cli = db
+      .query<{ credential: string; object: string }, []>(
+        "SELECT credential, object FROM audit_log ORDER BY id DESC LIMIT 1",
+      )
+      .get();
+    expect(cli).toEqual({ credential: "cli", object: "admin account" });
     const row = db
       .query<{ id: number }, []>("SELECT id FROM audit_log WHERE changes LIKE '%bc1qnew%' LIMIT 1")
       .get();
