@@ -34,6 +34,8 @@ export interface FamilyMemory {
   mode: BenchMode;
   miners: number;
   bytesPerMiner: number;
+  /** the part of it that is live JavaScript heap after a forced GC (the rest: sockets, GC headroom) */
+  heapBytesPerMiner: number;
   rssMiB: number;
 }
 
@@ -61,6 +63,7 @@ export async function familyMemory(kit: FamilyKit, mode: BenchMode, miners: numb
       mode,
       miners,
       bytesPerMiner: Math.round((after.rss - before.rss) / (miners - warm)),
+      heapBytesPerMiner: Math.round((after.heap - before.heap) / (miners - warm)),
       rssMiB: Math.round(after.rss / 2 ** 20),
     };
   } finally {

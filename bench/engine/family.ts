@@ -78,7 +78,7 @@ export function markdown(r: FamilyBenchmarks): string {
   const rows: string[][] = [
     ...r.memory.map((m) => [
       `memory per miner, ${m.mode} mode, ${m.miners} miners`,
-      `${(m.bytesPerMiner / 1024).toFixed(2)} KB (proxy RSS ${m.rssMiB} MiB)`,
+      `${(m.bytesPerMiner / 1024).toFixed(2)} KB, live heap ${(m.heapBytesPerMiner / 1024).toFixed(2)} KB (proxy RSS ${m.rssMiB} MiB)`,
     ]),
     ...r.latency.map((l) => [
       `added share round trip at ${l.sharesPerSecond}/s, ${l.mode} (p50 / p99)`,
