@@ -6,7 +6,7 @@
  * `node_modules/.bin/bun bench/engine/family.ts [ethereum] [cryptonote]`; bench/run.ts runs one
  * family per process.
  */
-import { isCategory, modesOf } from "../../appliance/catalog/categories.ts";
+import { feeSupported, isCategory, modesOf } from "../../appliance/catalog/categories.ts";
 import { ProxyMode } from "../../appliance/domain/port.ts";
 import { IMPLEMENTED } from "../../appliance/engine/stratum/families.ts";
 import type { FamilyKit } from "./family-kit.ts";
@@ -21,8 +21,9 @@ import {
 } from "./family-scenarios.ts";
 import { CRYPTONOTE_KIT } from "./kit-cryptonote.ts";
 import { ETHEREUM_KIT } from "./kit-ethereum.ts";
+import { PASSTHROUGH_KIT } from "./kit-passthrough.ts";
 
-const KITS: FamilyKit[] = [ETHEREUM_KIT, CRYPTONOTE_KIT];
+const KITS: FamilyKit[] = [ETHEREUM_KIT, CRYPTONOTE_KIT, PASSTHROUGH_KIT];
 /** Pool mode holds one socket per miner, Efficient two; 9,000 keeps Efficient under 20,000 descriptors. */
 const MINERS: Record<BenchMode, number> = { Pool: 10_000, Efficient: 9_000 };
 /** a scenario that has not finished by then is stuck (a miner never got a job): give up on it */
@@ -64,7 +65,8 @@ export async function runFamily(kit: FamilyKit, log: (line: string) => void): Pr
     r.latency.push(await bounded(`${kit.family} latency ${mode}`, familyLatency(kit, mode)));
     log(`${kit.family} latency ${mode} (${secs(t1)} s): ${JSON.stringify(r.latency.at(-1))}`);
   }
-  if (modes(kit).includes("Efficient")) {
+  // a family without fee (the pass-through relay) has no fee to measure
+  if (modes(kit).includes("Efficient") && isCategory(kit.category) && feeSupported(kit.category)) {
     const t2 = performance.now();
     r.fee = await bounded(`${kit.family} fee`, familyFee(kit, "Efficient"));
     log(`${kit.family} fee Efficient (${secs(t2)} s): ${JSON.stringify(r.fee)}`);

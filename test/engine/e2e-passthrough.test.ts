@@ -31,6 +31,24 @@ function engine(timing: Parameters<typeof makeEngine>[0] = {}): TestEngine {
   return t;
 }
 
+const COINS: Record<Dialect, { currency: string; category: string }> = {
+  ergo: { currency: "ERG", category: "autoykos2" },
+  aleo: { currency: "ALEO", category: "zksnark" },
+  dynex: { currency: "DNX", category: "dynexsolve" },
+};
+
+/** A test pool of `dialect` and a running port of its coin in front of it. */
+async function relayPort(
+  dialect: Dialect,
+  over: Omit<Parameters<typeof makePort>[0], "pool_address"> = {},
+  timing: Parameters<typeof makeEngine>[0] = {},
+) {
+  const p = pool(dialect);
+  const t = engine(timing);
+  const port = makePort({ pool_address: p.address, ...COINS[dialect], ...over });
+  return { p, t, port, listen: await t.start(port) };
+}
+
 async function miner(listen: number): Promise<LineMiner> {
   const m = await LineMiner.connect(listen);
   cleanup.push(() => m.close());
@@ -39,17 +57,11 @@ async function miner(listen: number): Promise<LineMiner> {
 
 describe("relay", () => {
   test("Ergo stratum: the pool gets the rewritten worker and every other line byte for byte; verdicts, difficulty and latency reach the device", async () => {
-    const p = pool("ergo");
-    const t = engine();
-    const port = makePort({
-      pool_address: p.address,
-      currency: "ERG",
-      category: "autoykos2",
+    const { p, t, port, listen } = await relayPort("ergo", {
       pattern_addr: "9fMinerWallet",
       replace_addr: "9fOperatorWallet",
       setting: { sd: "*", st: "farm" },
     });
-    const listen = await t.start(port);
     const m = await miner(listen);
     // odd spacing, a CRLF line, non-ASCII text and a key order JSON.stringify would not keep
     const subscribe = `{ "id": 1, "method": "mining.subscribe", "params": ["lolMiner/1.88 ⛏"] }\r\n`;
@@ -98,16 +110,11 @@ describe("relay", () => {
   });
 
   test("ALEO-style pool: numbers above 2^53 pass unchanged both ways; a unified wallet replaces the miner's", async () => {
-    const p = pool("aleo");
-    const t = engine();
-    const port = makePort({
-      pool_address: p.address,
-      currency: "ALEO",
-      category: "zksnark",
+    const { p, t, port, listen } = await relayPort("aleo", {
       proxy_addr: "aleo1operator",
       setting: { cp_mode: 1 },
     });
-    const m = await miner(await t.start(port));
+    const m = await miner(listen);
     m.send(`{"id":1,"method":"mining.subscribe","params":["zkminer/1.0","AleoStratum/2.0.0",null]}\n`);
     m.send(`{"id":2,"method":"mining.authorize","params":["aleo1minerwallet.gpu7",""]}\n`);
     await until(() => m.lines().length >= 4);
@@ -124,15 +131,8 @@ describe("relay", () => {
   });
 
   test("Dynex: the worker is the stratum password; the rewritten name goes there, shares are counted from {status: OK}", async () => {
-    const p = pool("dynex");
-    const t = engine();
-    const port = makePort({
-      pool_address: p.address,
-      currency: "DNX",
-      category: "dynexsolve",
-      setting: { sd: "rig9", st: "farm" },
-    });
-    const m = await miner(await t.start(port));
+    const { p, t, port, listen } = await relayPort("dynex", { setting: { sd: "rig9", st: "farm" } });
+    const m = await miner(listen);
     m.send(
       `{"id":1,"jsonrpc":"2.0","method":"login","params":{"login":"XwnWallet","pass":"rig9","agent":"DynexSolve/2.3"}}\n`,
     );
@@ -147,15 +147,8 @@ describe("relay", () => {
   });
 
   test("forced successful share return (fr): a rejected share is answered true and still counted rejected", async () => {
-    const p = pool("ergo");
-    const t = engine();
-    const port = makePort({
-      pool_address: p.address,
-      currency: "ERG",
-      category: "autoykos2",
-      setting: { fr: 1 },
-    });
-    const m = await miner(await t.start(port));
+    const { p, t, port, listen } = await relayPort("ergo", { setting: { fr: 1 } });
+    const m = await miner(listen);
     m.send(`{"id":1,"method":"mining.authorize","params":["9fW.r","x"]}\n`);
     m.send(`{"id":2,"method":"mining.submit","params":["9fW.r","job-0","01"]}\n`);
     await until(() => m.answer(2) !== undefined);
@@ -193,10 +186,7 @@ describe("failover", () => {
   });
 
   test("a pool session that drops disconnects its miner only; the others keep mining", async () => {
-    const p = pool("ergo");
-    const t = engine();
-    const port = makePort({ pool_address: p.address, currency: "ERG", category: "autoykos2" });
-    const listen = await t.start(port);
+    const { p, listen } = await relayPort("ergo");
     const a = await miner(listen);
     const b = await miner(listen);
     a.send(`{"id":1,"method":"mining.authorize","params":["9fA.a","x"]}\n`);
@@ -213,10 +203,11 @@ describe("failover", () => {
 
 describe("hostile input", () => {
   test("an oversize line, a flood and a miner that never logs in are closed; other miners are not affected", async () => {
-    const p = pool("ergo");
-    const t = engine({ floodLinesPerSecond: 50, loginTimeoutMs: 300 });
-    const port = makePort({ pool_address: p.address, currency: "ERG", category: "autoykos2" });
-    const listen = await t.start(port);
+    const { p, t, port, listen } = await relayPort(
+      "ergo",
+      {},
+      { floodLinesPerSecond: 50, loginTimeoutMs: 300 },
+    );
     const good = await miner(listen);
     good.send(`{"id":1,"method":"mining.authorize","params":["9fGood.g","x"]}\n`);
     await until(() => good.answer(1) !== undefined);

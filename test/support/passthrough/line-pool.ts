@@ -33,14 +33,39 @@ export const ALEO_TARGET = "18446744073709551557";
 
 const JOB = "job-1";
 
+export interface LinePoolOptions {
+  /** the difficulty sent in mining.set_difficulty (Ergo shape); 4 unless told */
+  difficulty?: number;
+  /** a notify of the same job to every connection this often (benchmarks: a pool keeps talking) */
+  jobIntervalMs?: number;
+  /** false: keep no copy of what connections sent (benchmarks with many miners) */
+  keepLines?: boolean;
+}
+
 export class LinePool {
   readonly connections: PoolConnection[] = [];
   accepted = 0;
   rejected = 0;
+  private acceptedWork = 0;
   private readonly seen = new Set<string>();
+  private readonly live = new Set<PoolConnection>();
   private listener: TCPSocketListener<PoolConnection> | null = null;
+  private ticker: ReturnType<typeof setInterval> | null = null;
+  private readonly difficulty: number;
+  private readonly keepLines: boolean;
 
-  constructor(private readonly dialect: Dialect) {}
+  constructor(
+    private readonly dialect: Dialect,
+    private readonly opts: LinePoolOptions = {},
+  ) {
+    this.difficulty = opts.difficulty ?? 4;
+    this.keepLines = opts.keepLines ?? true;
+  }
+
+  /** Σ difficulty of the accepted shares (Ergo shape; 1 a share in the others). */
+  totalWork(): number {
+    return this.acceptedWork;
+  }
 
   get port(): number {
     return this.listener?.port ?? 0;
@@ -58,7 +83,8 @@ export class LinePool {
       socket: {
         open(s) {
           s.data = { raw: [], user: null, pass: null, socket: s, partial: "" };
-          pool.connections.push(s.data);
+          pool.live.add(s.data);
+          if (pool.keepLines) pool.connections.push(s.data);
         },
         data(s, chunk) {
           const c = s.data;
@@ -67,19 +93,31 @@ export class LinePool {
           for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
             const line = text.slice(start, nl + 1);
             start = nl + 1;
-            c.raw.push(line);
+            if (pool.keepLines) c.raw.push(line);
             pool.onLine(c, line);
           }
           c.partial = text.slice(start);
         },
+        close(s) {
+          pool.live.delete(s.data);
+        },
       },
     });
+    if (this.opts.jobIntervalMs !== undefined)
+      this.ticker = setInterval(() => {
+        for (const c of this.live) if (c.user !== null) this.send(c, this.notifyLine());
+      }, this.opts.jobIntervalMs);
     return this;
   }
 
   stop(): void {
+    if (this.ticker) clearInterval(this.ticker);
     this.listener?.stop(true);
     this.listener = null;
+  }
+
+  private notifyLine(): string {
+    return `{"id":null,"method":"mining.notify","params":["${JOB}","00ff",1000,true]}\n`;
   }
 
   /** Every connection's lines joined, as the pool received them. */
@@ -114,9 +152,9 @@ export class LinePool {
           c,
           this.dialect === "aleo"
             ? `{"id":null,"method":"mining.set_target","params":[${ALEO_TARGET}]}\n`
-            : `{"id":null,"method":"mining.set_difficulty","params":[4]}\n`,
+            : `{"id":null,"method":"mining.set_difficulty","params":[${this.difficulty}]}\n`,
         );
-        this.send(c, `{"id":null,"method":"mining.notify","params":["${JOB}","00ff",1000,true]}\n`);
+        this.send(c, this.notifyLine());
         return;
       }
       case "login": {
@@ -149,8 +187,10 @@ export class LinePool {
     else if (this.seen.has(nonce)) error = "Duplicate share";
     else if (positional && c.user === null) error = "Unauthorized worker";
     this.seen.add(nonce);
-    if (error === null) this.accepted++;
-    else this.rejected++;
+    if (error === null) {
+      this.accepted++;
+      this.acceptedWork += positional && this.dialect === "ergo" ? this.difficulty : 1;
+    } else this.rejected++;
     if (positional)
       this.send(
         c,
