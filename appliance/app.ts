@@ -6,6 +6,7 @@ import { randomCaptchaCode } from "./auth/captcha-image.ts";
 import { LoginKey } from "./auth/login-key.ts";
 import { LoginThrottle } from "./auth/login-throttle.ts";
 import { MachineTokens } from "./auth/machine-tokens.ts";
+import { ReauthChallenges } from "./auth/reauth-challenge.ts";
 import { TokenService } from "./auth/tokens.ts";
 import type { Config } from "./config.ts";
 import type { EngineControl } from "./domain/engine.ts";
@@ -86,6 +87,7 @@ export function buildContext(
     captcha: new CaptchaService(() => randomCaptchaCode(), config.testCaptcha),
     throttle: new LoginThrottle(),
     loginKey: new LoginKey(f.settings),
+    reauthChallenges: new ReauthChallenges(f.clock),
     engine,
     series,
     sysinfo: new SysinfoSampler({ diskPath: config.dataDir }),

@@ -2,6 +2,7 @@ import type { Foundation } from "../app.ts";
 import type { CaptchaService } from "../auth/captcha.ts";
 import type { LoginKey } from "../auth/login-key.ts";
 import type { LoginThrottle } from "../auth/login-throttle.ts";
+import type { ReauthChallenges } from "../auth/reauth-challenge.ts";
 import type { TokenService } from "../auth/tokens.ts";
 import type { Config } from "../config.ts";
 import type { EngineControl } from "../domain/engine.ts";
@@ -17,6 +18,8 @@ export interface AppContext extends Foundation {
   captcha: CaptchaService;
   throttle: LoginThrottle;
   loginKey: LoginKey;
+  /** single-use challenges the re-authentication password is encrypted with */
+  reauthChallenges: ReauthChallenges;
   engine: EngineControl;
   /** persisted minute and hour statistics */
   series: SeriesStore;

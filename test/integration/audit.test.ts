@@ -97,7 +97,11 @@ describe("a fee-wallet swap", () => {
     const wrong = await t.client.reauth("not-the-password");
     expect(wrong.status).toBe(400);
     expect((wrong.body as { error: { key: string } }).error.key).toBe("lang.reauth.err_password");
-    expect((await t.client.reauth(t.password)).status).toBe(200);
+    const cipher = await t.client.reauthCipher(t.password);
+    expect((await t.client.post("/api/_/reauth", { password: cipher })).status).toBe(200);
+    // a ciphertext seen on the wire cannot be sent again: its challenge served once
+    const replay = await t.client.post<{ error: { key: string } }>("/api/_/reauth", { password: cipher });
+    expect(replay.body.error.key).toBe("lang.login.err_password_cipher");
     const swap = {
       addr: "bc1qnew",
       device: "fee1",

@@ -66,8 +66,14 @@ export class Client {
 
   /** Proves the password again for this session (the routes that change wallets, pools, tokens). */
   async reauth(password: string): Promise<ApiReply<Record<string, unknown>>> {
+    return this.post("/api/_/reauth", { password: await this.reauthCipher(password) });
+  }
+
+  /** The re-authentication ciphertext as the console makes it: "challenge:password", RSA-encrypted. */
+  async reauthCipher(password: string): Promise<string> {
     const { body: key } = await this.get<{ pem: string }>("/api/_/pubkey");
-    return this.post("/api/_/reauth", { password: encryptPassword(key.pem, password) });
+    const { body: challenge } = await this.get<{ challenge: string }>("/api/_/reauth");
+    return encryptPassword(key.pem, `${challenge.challenge}:${password}`);
   }
 
   /** Logs in through the public wire format (pubkey, captcha, RSA-encrypted password). */

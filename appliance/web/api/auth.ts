@@ -80,6 +80,14 @@ export const authRoutes: Route[] = [
     },
   },
   {
+    method: "GET",
+    path: "/api/_/reauth",
+    handler: ({ app, credential }) => {
+      if (credential.kind !== "admin") throw new ApiError(403, "lang.err.scope");
+      return Response.json({ challenge: app.reauthChallenges.issue(credential.session) });
+    },
+  },
+  {
     method: "POST",
     path: "/api/_/reauth",
     handler: async ({ req, app, address, credential }) => {
@@ -90,9 +98,12 @@ export const authRoutes: Route[] = [
       const token = bearer(req);
       if (token === null || credential.kind !== "admin") throw new ApiError(403, "lang.err.scope");
       const { password } = await parseBody(req, reauthBody);
+      // the plaintext is "challenge:password"; a challenge serves once, for its own session
       const plain = app.loginKey.decrypt(password);
-      if (plain === null) throw badRequest("lang.login.err_password_cipher", { field: "password" });
-      if (!(await app.account.verifyPassword(plain))) {
+      const colon = plain?.indexOf(":") ?? -1;
+      if (plain == null || colon < 1 || !app.reauthChallenges.take(credential.session, plain.slice(0, colon)))
+        throw badRequest("lang.login.err_password_cipher", { field: "password" });
+      if (!(await app.account.verifyPassword(plain.slice(colon + 1)))) {
         app.throttle.fail(address);
         auditRefusal(
           app,

@@ -7,7 +7,10 @@ import { useStore } from "../lib/use-store.ts";
 import { Field } from "./Field.tsx";
 import { Modal } from "./Modal.tsx";
 
-/** The password dialog of lib/reauth.ts: sends the password RSA-encrypted, as the login does. */
+/**
+ * The password dialog of lib/reauth.ts: sends the password RSA-encrypted as the login does, behind a
+ * single-use challenge of the server so that the ciphertext cannot be replayed.
+ */
 export function ReauthHost() {
   const request = useStore(reauthRequest);
   const [password, setPassword] = useState("");
@@ -24,11 +27,13 @@ export function ReauthHost() {
     if (!password) return;
     setBusy(true);
     try {
-      const [{ pem }, rsa] = await Promise.all([
+      const [{ pem }, { challenge }, rsa] = await Promise.all([
         get<{ pem: string }>("/api/_/pubkey", { quiet: true }),
+        get<{ challenge: string }>("/api/_/reauth", { quiet: true }),
         import("../lib/rsa.ts"),
       ]);
-      await post("/api/_/reauth", { password: rsa.encryptPassword(pem, password) }, { quiet: true });
+      const sealed = rsa.encryptPassword(pem, `${challenge}:${password}`);
+      await post("/api/_/reauth", { password: sealed }, { quiet: true });
       finish(true);
     } catch (err) {
       setError(err instanceof ApiError ? err.text : String(err));
