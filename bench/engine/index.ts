@@ -44,7 +44,7 @@ export async function runEngineBenchmarks(
       m.mode === "bare Bun socket server"
         ? `memory per connection, bare Bun socket server (baseline), ${m.miners} connections`
         : `memory per miner, ${m.mode} mode, ${m.miners} miners`,
-      `${(m.bytesPerMiner / 1024).toFixed(2)} KB (process RSS ${m.rssMiB} MiB)`,
+      `${(m.bytesPerMiner / 1024).toFixed(2)} KB, live heap ${(m.heapBytesPerMiner / 1024).toFixed(2)} KB (process RSS ${m.rssMiB} MiB)`,
     ]),
     ...latency.map((l) => [
       `added share latency at ${l.sharesPerSecond}/s, a new job every ${l.jobIntervalMs / 1000} s (p50 / p99)`,

@@ -26,6 +26,8 @@ export interface MemoryResult {
   mode: "Pool" | "Efficient" | "bare Bun socket server";
   miners: number;
   bytesPerMiner: number;
+  /** the part of it that is live JavaScript heap after a forced GC (the rest: sockets, GC headroom) */
+  heapBytesPerMiner: number;
   rssMiB: number;
 }
 
@@ -56,6 +58,7 @@ export async function memoryPerMiner(mode: MemoryResult["mode"], miners: number)
       mode,
       miners,
       bytesPerMiner: Math.round((after.rss - before.rss) / (miners - warm)),
+      heapBytesPerMiner: Math.round((after.heap - before.heap) / (miners - warm)),
       rssMiB: Math.round(after.rss / 2 ** 20),
     };
   } finally {
