@@ -14,15 +14,18 @@ import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
 import type { FamilyRuntime, MinerConnection, PortContext } from "../family.ts";
 import { SlotBytes } from "../slot-bytes.ts";
-import { Lane, type LaneHost } from "./lane.ts";
+import { SlotLanes } from "../slot-lanes.ts";
+import { Lane, type LaneHost, type LaneMiner } from "./lane.ts";
 import { AlphMinerSession, type MinerHost } from "./session.ts";
-import { SharedSource } from "./shared-source.ts";
 import type { UpstreamOptions } from "./upstream.ts";
+
+/** The shared sessions of one target: Pool mode's main pool, or a fee wallet's. */
+type SharedLanes = SlotLanes<Lane, LaneMiner>;
 
 export class AlephiumRuntime implements FamilyRuntime, MinerHost, LaneHost {
   readonly miners = new Set<AlphMinerSession>();
-  private poolMain: SharedSource | null = null;
-  private readonly feeSources = new Map<string, SharedSource>();
+  private poolMain: SharedLanes | null = null;
+  private readonly feeSources = new Map<string, SharedLanes>();
   private readonly dedicated = new Set<Lane>();
   private readonly slots = new SlotBytes();
 
@@ -125,7 +128,7 @@ export class AlephiumRuntime implements FamilyRuntime, MinerHost, LaneHost {
       if (this.poolMain === null) {
         const c = this.ctx.config;
         const unified = joinUser({ wallet: c.proxy_addr.trim(), name: c.proxy_device.trim() });
-        this.poolMain = new SharedSource(this, MAIN, unified, "x");
+        this.poolMain = new SlotLanes(() => new Lane(this, MAIN, true, unified, "x"));
       }
       return this.poolMain.leaseFor(miner);
     }
@@ -140,7 +143,8 @@ export class AlephiumRuntime implements FamilyRuntime, MinerHost, LaneHost {
     if (target === undefined || target.endpoint === null) return null;
     let source = this.feeSources.get(key);
     if (source === undefined) {
-      source = new SharedSource(this, key, target.user, "x");
+      const user = target.user;
+      source = new SlotLanes(() => new Lane(this, key, true, user, "x"));
       this.feeSources.set(key, source);
     }
     return source.leaseFor(miner);

@@ -1,78 +1,26 @@
 /**
  * The shared sessions of one target in one dialect: a fee wallet's sessions, or the main pool's in
  * Pool mode. ES1 sessions carry 256 miners each, told apart by a slot byte after the session's
- * prefix; ETHPROXY has no nonce split (miners draw random 64-bit nonces and shares are routed by
- * header hash), so one session carries every ETHPROXY miner. Idle fee sessions close after feeIdleMs.
+ * prefix (SlotLanes); ETHPROXY has no nonce split (miners draw random 64-bit nonces and shares are
+ * routed by header hash), so one session carries every ETHPROXY miner.
  */
+import { SlotLanes } from "../slot-lanes.ts";
 import { Lane, type LaneHost, type LaneMiner } from "./lane.ts";
 import type { Dialect } from "./methods.ts";
 
-export class SharedSource {
-  readonly lanes: Lane[] = [];
-
+export class SharedSource extends SlotLanes<Lane, LaneMiner> {
   constructor(
-    private readonly host: LaneHost,
+    host: LaneHost,
     readonly target: string,
     readonly dialect: Dialect,
-    private readonly user: string,
-    private readonly password: string,
-  ) {}
+    user: string,
+    password: string,
+  ) {
+    super(() => new Lane(host, target, dialect, true, user, password));
+  }
 
   /** The lane holding this miner (its slot, for ES1), opening one if needed. */
-  leaseFor(miner: LaneMiner): Lane {
-    if (this.dialect === "ethproxy") return this.lanes[0] ?? this.openLane();
-    for (const lane of this.lanes) if (lane.slots.get(miner.slot) === miner) return lane;
-    for (const lane of this.lanes) {
-      if (!lane.slots.has(miner.slot)) {
-        lane.slots.set(miner.slot, miner);
-        return lane;
-      }
-    }
-    const lane = this.openLane();
-    lane.slots.set(miner.slot, miner);
-    return lane;
-  }
-
-  private openLane(): Lane {
-    const lane = new Lane(this.host, this.target, this.dialect, true, this.user, this.password);
-    this.lanes.push(lane);
-    lane.open();
-    return lane;
-  }
-
-  release(miner: LaneMiner): void {
-    for (const lane of this.lanes) {
-      if (lane.slots.get(miner.slot) === miner) lane.slots.delete(miner.slot);
-      lane.miners.delete(miner);
-      lane.waiting.delete(miner);
-    }
-  }
-
-  /** Closes lanes nobody mined on for `idleMs`. */
-  sweep(now: number, idleMs: number): void {
-    for (let i = this.lanes.length - 1; i >= 0; i--) {
-      const lane = this.lanes[i] as Lane;
-      if (lane.miners.size > 0 || lane.waiting.size > 0) {
-        lane.lastActive = now;
-        continue;
-      }
-      if (now - lane.lastActive < idleMs) continue;
-      lane.close();
-      lane.slots.clear();
-      this.lanes.splice(i, 1);
-    }
-  }
-
-  rehome(reason: string): void {
-    for (const lane of this.lanes) lane.rehome(reason);
-  }
-
-  close(): void {
-    for (const lane of this.lanes) lane.close();
-    this.lanes.length = 0;
-  }
-
-  get sessions(): number {
-    return this.lanes.length;
+  override leaseFor(miner: LaneMiner): Lane {
+    return this.dialect === "ethproxy" ? this.first() : super.leaseFor(miner);
   }
 }
