@@ -11,7 +11,10 @@ import {
 export type PortInput = Omit<Port, "id" | "wallets" | "created_at" | "updated_at"> & {
   wallets: WalletInput[];
 };
-export type WalletInput = Pick<PortWallet, "addr" | "device" | "pool_address" | "pool_protocol" | "ratio">;
+export type WalletInput = Pick<PortWallet, "addr" | "device" | "pool_address" | "pool_protocol" | "ratio"> & {
+  /** an existing wallet of the port being edited: updated in place, keeping its id */
+  id?: number;
+};
 
 interface PortRow extends Omit<Port, "setting" | "wallets" | "status"> {
   setting: string;
@@ -78,11 +81,31 @@ export class PortStore {
     })();
   }
 
+  /**
+   * Makes the port's wallet list equal to `wallets`: rows that name one of this port's wallet ids are
+   * updated in place (an id means the same fee wallet to ratio overrides and the fee audit), the rest
+   * are inserted, and wallets no longer listed are deleted.
+   */
   replaceWallets(portId: number, wallets: WalletInput[]): void {
     this.db.transaction(() => {
-      this.db.query("DELETE FROM port_wallets WHERE server_id = ?").run(portId);
-      this.insertWallets(portId, wallets);
-      this.db.query("UPDATE ports SET updated_at = ? WHERE id = ?").run(new Date().toISOString(), portId);
+      const now = new Date().toISOString();
+      const own = new Set(this.wallets(portId).map((w) => w.id));
+      const kept = new Set<number>();
+      const update = this.db.query(
+        `UPDATE port_wallets SET position = ?, addr = ?, device = ?, pool_address = ?, pool_protocol = ?, ratio = ?,
+         updated_at = ? WHERE id = ?`,
+      );
+      const fresh: { w: WalletInput; position: number }[] = [];
+      wallets.forEach((w, position) => {
+        if (w.id !== undefined && own.has(w.id) && !kept.has(w.id)) {
+          kept.add(w.id);
+          update.run(position, w.addr, w.device, w.pool_address, w.pool_protocol, w.ratio, now, w.id);
+        } else fresh.push({ w, position });
+      });
+      const drop = this.db.query("DELETE FROM port_wallets WHERE id = ?");
+      for (const id of own) if (!kept.has(id)) drop.run(id);
+      this.insertWallets(portId, fresh);
+      this.db.query("UPDATE ports SET updated_at = ? WHERE id = ?").run(now, portId);
     })();
   }
 
@@ -142,19 +165,21 @@ export class PortStore {
       )
       .run({ ...portParams(p), setting: JSON.stringify(p.setting), now });
     const id = Number(res.lastInsertRowid);
-    this.insertWallets(id, p.wallets);
+    this.insertWallets(
+      id,
+      p.wallets.map((w, position) => ({ w, position })),
+    );
     return id;
   }
 
-  private insertWallets(portId: number, wallets: WalletInput[]): void {
+  private insertWallets(portId: number, rows: { w: WalletInput; position: number }[]): void {
     const now = new Date().toISOString();
     const q = this.db.query(
       `INSERT INTO port_wallets (server_id, position, addr, device, pool_address, pool_protocol, ratio, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    wallets.forEach((w, i) => {
-      q.run(portId, i, w.addr, w.device, w.pool_address, w.pool_protocol, w.ratio, now, now);
-    });
+    for (const { w, position } of rows)
+      q.run(portId, position, w.addr, w.device, w.pool_address, w.pool_protocol, w.ratio, now, now);
   }
 }
 

@@ -5,6 +5,8 @@ export interface ErrorExtra {
   row?: number;
   retry_after?: number;
   detail?: string;
+  /** the input the error is about, when the field holds a list */
+  value?: string;
 }
 
 /** An error the API reports to its caller: an HTTP status, a catalogue key and its English text. */

@@ -14,10 +14,16 @@ export function createHandler(app: AppContext, router: Router, assets: StaticAss
   return async function handle(req: Request, address: string): Promise<Response> {
     const url = new URL(req.url);
     let path = url.pathname;
-    if (path === "/healthz") return Response.json({ ok: true, version: app.version });
+    const route = app.settings.get<string>(ROUTE_SETTING, "");
+    // Liveness for supervisors and load balancers. With a secure route set, the version (what a
+    // scanner wants, to pick an exploit) is told only inside it, and to this machine's own update
+    // supervisor, which checks the release it switched to.
+    if (path === "/healthz") {
+      const tell = route === "" || isLoopback(address);
+      return Response.json(tell ? { ok: true, version: app.version } : { ok: true });
+    }
 
     // With a secure route set, nothing answers outside it: scanners see only 404s.
-    const route = app.settings.get<string>(ROUTE_SETTING, "");
     if (route) {
       const prefix = `/${route.replace(/\/$/, "")}`;
       if (path !== prefix && !path.startsWith(`${prefix}/`))
@@ -28,6 +34,7 @@ export function createHandler(app: AppContext, router: Router, assets: StaticAss
       }
     }
 
+    if (path === "/healthz") return Response.json({ ok: true, version: app.version });
     if (!path.startsWith("/api/")) return assets.serve(path, req);
     const started = performance.now();
     const res = await dispatch(app, router, req, url, path, address);
@@ -54,7 +61,13 @@ async function dispatch(
   path: string,
   address: string,
 ): Promise<Response> {
-  const m = router.match(req.method, path);
+  let m: ReturnType<Router["match"]>;
+  try {
+    m = router.match(req.method, path);
+  } catch (err) {
+    if (err instanceof ApiError) return err.toResponse();
+    throw err;
+  }
   if (!m) {
     const allowed = router.allowed(path);
     if (allowed.length > 0)
@@ -126,6 +139,9 @@ async function compressLarge(req: Request, res: Response): Promise<Response> {
   headers.set("vary", "accept-encoding");
   return new Response(Bun.gzipSync(body, { level: 1 }), { status: res.status, headers });
 }
+
+const isLoopback = (address: string): boolean =>
+  address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127.");
 
 export function bearer(req: Request): string | null {
   const h = req.headers.get("authorization");

@@ -36,18 +36,22 @@ export class WebServer {
     return this.server ? this.server.url.toString().replace(/\/$/, "") : "";
   }
 
-  start(): void {
-    // --web-port wins until the operator sets a new port in the console; --web-port 0 (tests) means
-    // "any free port" once, and a restart keeps the port it got.
+  /** The port to listen on: --web-port until the operator sets one in the console, then the setting. */
+  private desiredPort(): number {
+    // --web-port 0 (tests) means "any free port" once, and a restart keeps the port it got.
     const stored = this.app.settings.get<number>(WEB_PORT_SETTING, DEFAULT_WEB_PORT);
     const cli =
       this.app.config.webPort === 0 && this.boundPort !== null ? this.boundPort : this.app.config.webPort;
-    const port = cli !== null && stored === this.storedAtStart ? cli : stored;
+    return cli !== null && stored === this.storedAtStart ? cli : stored;
+  }
+
+  /** Binds a new listener; throws (leaving the current one in place) when the port cannot be bound. */
+  start(): void {
     const useTls = this.app.settings.get<boolean>(WEB_TLS_SETTING, false);
     const handle = this.handle;
     this.server = Bun.serve({
       hostname: this.app.config.host,
-      port,
+      port: this.desiredPort(),
       tls: useTls ? this.tls() : undefined,
       maxRequestBodySize: 16 * 1024 * 1024,
       fetch(req, server) {
@@ -67,9 +71,33 @@ export class WebServer {
   /** Lets the reply to the request that asked for it go out first, then rebinds. */
   restart(reason: string): void {
     this.app.logs.add("running", `web server restart: ${reason}`);
-    setTimeout(() => {
-      void this.stop().then(() => this.start());
-    }, 200);
+    setTimeout(() => void this.rebind(), 200);
+  }
+
+  /**
+   * A new port is bound before the old listener closes: if it cannot be bound, the console stays
+   * where it is (and the setting goes back) instead of locking the operator out until a restart.
+   */
+  private async rebind(): Promise<void> {
+    const old = this.server;
+    if (old === null || this.desiredPort() === this.boundPort) {
+      await this.stop();
+      this.start();
+      return;
+    }
+    const previous = this.boundPort;
+    try {
+      this.start();
+    } catch (err) {
+      this.server = old;
+      if (previous !== null) this.app.settings.set(WEB_PORT_SETTING, previous);
+      this.app.logs.add(
+        "error",
+        `web port not changed, staying on ${previous}: ${err instanceof Error ? err.message : String(err)}`,
+      );
+      return;
+    }
+    await old.stop(true);
   }
 
   async stop(): Promise<void> {

@@ -55,6 +55,7 @@ export const MESSAGES = {
   "lang.proxy.err_mallob_relay":
     "The Mallob port is not implemented: relay the Mallob endpoint through an NGINX (pure forward) port and leave it empty",
   // fee wallets (§5)
+  "lang.wallet.err_total": "The fee wallets of a port add up to more than 100 %",
   "lang.wallet.err_max": "No more than ten wallets",
   "lang.wallet.err_fee_unsupported":
     "Fee diversion is not available for this coin: its pool protocol is relayed as is (pass-through)",
@@ -83,6 +84,7 @@ export const MESSAGES = {
   "lang.cert.err_invalid": "Certificate not configured correctly",
   "lang.cert.err_missing": "Please upload both the certificate (crt or pem) and the key",
   // lists and settings
+  "lang.blacklist.err_ip": "Not an IP address (one IPv4 or IPv6 address per line)",
   "lang.blacklist.err_empty": "Please enter an entry",
   "lang.preset.err_incomplete": "Please fill in the information completely",
   "lang.remote.err_required": "All three configurations are mandatory",

@@ -1,6 +1,7 @@
 import type { MachineScope } from "../auth/machine-tokens.ts";
 import type { AppContext } from "./app-context.ts";
 import type { Credential } from "./credential.ts";
+import { badRequest } from "./errors.ts";
 
 export type Method = "GET" | "POST" | "DELETE" | "PUT";
 
@@ -67,7 +68,7 @@ export class Router {
       for (let i = 0; i < parts.length; i++) {
         const seg = c.segments[i] as string;
         const part = parts[i] as string;
-        if (seg.startsWith(":")) params[seg.slice(1)] = decodeURIComponent(part);
+        if (seg.startsWith(":")) params[seg.slice(1)] = decodeSegment(part);
         else if (seg !== part) {
           ok = false;
           break;
@@ -81,6 +82,15 @@ export class Router {
   /** Methods that some route answers for this path (for 405 replies). */
   allowed(pathname: string): string[] {
     return [...this.byMethod.keys()].filter((m) => this.match(m, pathname));
+  }
+}
+
+/** A captured segment; a malformed %-escape is the client's error (400), not the server's. */
+function decodeSegment(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw badRequest("lang.err.params");
   }
 }
 

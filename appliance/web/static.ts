@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, relative } from "node:path";
+import { contentSecurityPolicy } from "./csp.ts";
 
 interface Asset {
   body: Uint8Array<ArrayBuffer>;
@@ -8,6 +9,8 @@ interface Asset {
   type: string;
   etag: string;
   immutable: boolean;
+  /** pages only: what they may load and run */
+  csp: string | null;
 }
 
 const TYPES: Record<string, string> = {
@@ -37,6 +40,7 @@ export class StaticAssets {
         type: TYPES[extname(path)] ?? "application/octet-stream",
         etag: `"${createHash("sha1").update(body).digest("base64url")}"`,
         immutable: path.startsWith("/assets/"),
+        csp: extname(path) === ".html" ? contentSecurityPolicy(new TextDecoder().decode(body)) : null,
       });
     }
   }
@@ -77,6 +81,7 @@ export class StaticAssets {
       "referrer-policy": "no-referrer",
       vary: "accept-encoding",
     };
+    if (asset.csp !== null) headers["content-security-policy"] = asset.csp;
     if (req.headers.get("if-none-match") === asset.etag) return new Response(null, { status: 304, headers });
     if (/\bgzip\b/.test(req.headers.get("accept-encoding") ?? "")) {
       headers["content-encoding"] = "gzip";

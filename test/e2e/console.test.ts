@@ -29,6 +29,7 @@ import {
 let server: Server;
 let pool: TestPool;
 let miner: TestMiner | null = null;
+let other: TestMiner | null = null;
 let browser: Browser;
 let page: Page;
 const errors: string[] = [];
@@ -66,6 +67,7 @@ function sessionsAuthenticatedAt(at: number) {
 
 afterAll(async () => {
   miner?.stop();
+  other?.stop();
   await browser?.close();
   await server?.stop();
   pool?.stop();
@@ -308,10 +310,23 @@ describe("port editor", () => {
           (o) => `${(o as HTMLOptionElement).value}${(o as HTMLOptionElement).disabled ? " (disabled)" : ""}`,
         ),
       );
+    // exactly the coins the server lists without modes are disabled, and marked
+    const config = await page.evaluate(async () => {
+      const res = await fetch("/api/currency/config", {
+        headers: { authorization: `Bearer ${localStorage.getItem("pithead.token") ?? ""}` },
+      });
+      return ((await res.json()) as { config: Record<string, { modes: number[] }> }).config;
+    });
+    const shown = options.filter((o) => o !== "").map((o) => o.replace(" (disabled)", ""));
+    const expected = shown.map((c) => (config[c]?.modes.length === 0 ? `${c} (disabled)` : c));
+    expect(options.filter((o) => o !== "")).toEqual(expected);
     expect(options).toContain("ZEC (disabled)");
-    expect(options).toContain("ALEO");
     expect(options).toContain("BTC");
-    expect(options).toContain("LTC");
+    // transports that are not implemented are shown but cannot be chosen either
+    const listen = await editor()
+      .locator('select[name="listen"] option:not([disabled])')
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(listen).toEqual(["TCP", "SSL", "TTS", "SOCKS5"]);
     await page.keyboard.press("Escape");
     await editor().waitFor({ state: "detached" });
   });
@@ -444,14 +459,26 @@ describe("pool page actions", () => {
     const w = page.getByTestId("wallet-table").getByRole("row", { name: /walletA/ });
     await w.getByRole("button", { name: "Favourite" }).click();
     await w.locator('button[aria-pressed="true"]').waitFor();
+    // a second wallet mines too: saving walletA's share must not give walletB a 0 % override
+    other = TestMiner.start({ port: portA, user: "walletB.rig2", maxMs: 90_000 });
+    const wb = page.getByTestId("wallet-table").getByRole("row", { name: /walletB/ });
+    while (!(await wb.isVisible())) {
+      await page.getByRole("tab", { name: "Devices" }).click();
+      await page.getByRole("tab", { name: "Wallets" }).click();
+      await page.getByTestId("wallet-table").waitFor();
+    }
     await page.getByRole("button", { name: "Set pump by wallet" }).click();
     const pump = page.getByTestId("pump-dialog");
+    await pump.getByText("no override: the port's ratio applies").first().waitFor();
     await pump.getByRole("spinbutton", { name: "Percent for walletA" }).fill("3.25");
     expect(await pump.getByRole("slider", { name: "Slider for walletA" }).inputValue()).toBe("3.25");
     await shot(page, "11c-pump");
     await pump.getByRole("button", { name: "Save" }).click();
     await expectToast(page, "Share set for walletA: 3.25%");
     await w.getByText("3.25%").waitFor();
+    await wb.getByText("port ratio").waitFor();
+    other.stop();
+    other = null;
     await w.getByRole("button", { name: "Restore" }).click();
     await expectToast(page, "Share restored");
     await w.getByText("port ratio").waitFor();

@@ -115,6 +115,55 @@ describe("spec §5 rules", () => {
     expect(config.ZEC?.modes).toEqual([]);
   });
 
+  test("the fee wallets of a port add up to at most 100 %, on create, edit and the hot wallet calls", async () => {
+    const half = (i: number) => ({ addr: `bc1q${i}`, device: "f", pool_address: "127.0.0.1:1", ratio: 0.5 });
+    await expectError({ wallets: [half(1), half(2), half(3)] }, "lang.wallet.err_total");
+    const ok = await create({ wallets: [half(1), half(2)] });
+    expect(ok.status).toBe(200);
+    const third = await t.client.post<ErrorBody>("/api/wallet/new", { server_id: ok.body.id, ...half(3) });
+    expect(third.body.error.key).toBe("lang.wallet.err_total");
+    const item = (await t.client.get<Item>(`/api/port/${ok.body.id}`)).body;
+    const raise = await t.client.post<ErrorBody>(`/api/wallet/${item.wallets[0]?.id}`, {
+      ...half(1),
+      ratio: 0.6,
+    });
+    expect(raise.body.error.key).toBe("lang.wallet.err_total");
+    const list = await t.client.post<ErrorBody>(`/api/port/${ok.body.id}/wallets`, {
+      wallets: [half(1), { ...half(2), ratio: 0.7 }],
+    });
+    expect(list.body.error.key).toBe("lang.wallet.err_total");
+  });
+
+  test("editing a port keeps the ids of the fee wallets it still has", async () => {
+    const res = await create({
+      wallets: [
+        { addr: "bc1qa", device: "fa", pool_address: "127.0.0.1:1", ratio: 0.01 },
+        { addr: "bc1qb", device: "fb", pool_address: "127.0.0.1:1", ratio: 0.02 },
+      ],
+    });
+    const before = (await t.client.get<Item>(`/api/port/${res.body.id}`)).body;
+    const [a, b] = before.wallets as { id: number; addr: string }[];
+    // the console sends the wallets back with their ids; b is edited, a removed, c added
+    const edited = await t.client.post(
+      `/api/port/${res.body.id}`,
+      portBody({
+        port: before.server.port,
+        wallets: [
+          { id: b?.id, addr: "bc1qb2", device: "fb", pool_address: "127.0.0.1:1", ratio: 0.03 },
+          { addr: "bc1qc", device: "fc", pool_address: "127.0.0.1:1", ratio: 0.01 },
+        ],
+      }),
+    );
+    expect(edited.status).toBe(200);
+    const after = (await t.client.get<Item>(`/api/port/${res.body.id}`)).body.wallets as {
+      id: number;
+      addr: string;
+    }[];
+    expect(after.map((w) => w.addr)).toEqual(["bc1qb2", "bc1qc"]);
+    expect(after[0]?.id).toBe(b?.id as number);
+    expect(after.map((w) => w.id)).not.toContain(a?.id as number);
+  });
+
   test("whitespace is stripped from pool addresses and wallets", async () => {
     const res = await create({
       pool_address: " 127.0.0.1: 3333 ",

@@ -98,6 +98,18 @@ describe("blacklists", () => {
       "127.0.0.9",
     ]);
   });
+
+  test("the IP blacklist takes IPv4 and IPv6 addresses only; nothing of a bad list is stored", async () => {
+    const bad = await t.client.post<ErrorBody & { error: { value: string } }>("/api/ip/blacklist", {
+      ips: ["10.0.0.8", "not-an-ip"],
+    });
+    expect(bad.body.error).toMatchObject({ key: "lang.blacklist.err_ip", value: "not-an-ip" });
+    const list = (await t.client.get<string[]>("/api/ip/blacklist")).body;
+    expect(list).not.toContain("10.0.0.8");
+    expect((await t.client.post<string[]>("/api/ip/blacklist", { ips: ["fd00::7"] })).body).toContain(
+      "fd00::7",
+    );
+  });
 });
 
 describe("presets", () => {
@@ -276,6 +288,16 @@ describe("web access (restarts the server in-process)", () => {
       await moved.post("/api/port/new", portBody({ port: proxyPort }));
       const clash = await moved.post<ErrorBody>("/api/web/port/restart", { port: proxyPort });
       expect(clash.body.error.key).toBe("lang.proxy.err_occupied");
+      // a port another program holds is refused, and the console keeps answering where it is
+      const holder = Bun.listen({ hostname: "0.0.0.0", port: freePort(), socket: { data() {} } });
+      try {
+        const held = await moved.post<ErrorBody>("/api/web/port/restart", { port: holder.port });
+        expect(held.status).toBe(409);
+        expect(held.body.error.key).toBe("lang.proxy.err_occupied");
+        expect((await moved.get<{ port: number }>("/api/web/tls")).body.port).toBe(port);
+      } finally {
+        holder.stop(true);
+      }
     } finally {
       await other.close();
     }

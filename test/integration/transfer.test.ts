@@ -158,9 +158,9 @@ describe("import errors (spec §5)", () => {
     expect(await portCount()).toBe(before + 1);
   });
 
-  test("a coin this version cannot proxy (KAS) is ignored like an unknown coin", async () => {
+  test("a coin this version cannot proxy (ZEC) is ignored like an unknown coin", async () => {
     const before = await portCount();
-    const res = await upload("p.json", doc([row(), row({ currency: "KAS", category: "kheavyhash" })]));
+    const res = await upload("p.json", doc([row(), row({ currency: "ZEC", category: "equihash" })]));
     expect(res.status).toBe(200);
     expect(res.body.imported).toBe(1);
     expect(res.body.ignored).toEqual([expect.objectContaining({ row: 2, key: "lang.import.err_coin" })]);

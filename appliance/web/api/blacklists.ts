@@ -1,7 +1,9 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 import type { BlacklistKind } from "../../store/blacklists.ts";
 import { audit } from "../audit.ts";
 import { parseBody } from "../body.ts";
+import { badRequest } from "../errors.ts";
 import type { Route } from "../router.ts";
 
 /** A list as {entry: true}, so the audit log shows what was added and removed, not shifted positions. */
@@ -31,6 +33,9 @@ function routesFor(kind: BlacklistKind): Route[] {
         const { app, req } = r;
         const { ips } = await parseBody(req, body);
         const before = app.blacklists.list(kind);
+        // an entry the accept check can never match would look like protection and be none
+        const bad = kind === "ip" ? ips.find((ip) => isIP(ip) === 0) : undefined;
+        if (bad !== undefined) throw badRequest("lang.blacklist.err_ip", { field: "ips", value: bad });
         app.blacklists.add(kind, ips);
         audit(r, `${kind} blacklist`, asSet(before), asSet(app.blacklists.list(kind)));
         return Response.json(app.blacklists.list(kind));

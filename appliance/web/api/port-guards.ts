@@ -38,7 +38,8 @@ export function checkPortNumber(app: AppContext, number: number, active: boolean
     throw new ApiError(409, "lang.proxy.err_occupied", { field: "port" });
 }
 
-function canBind(port: number): boolean {
+/** True when nothing listens on the port now (a listener is opened and closed again). */
+export function canBind(port: number): boolean {
   try {
     const probe = Bun.listen({ hostname: "0.0.0.0", port, socket: { data() {} } });
     probe.stop(true);

@@ -7,7 +7,7 @@ import { ApiError, badRequest } from "../errors.ts";
 import { ROUTE_SETTING } from "../handler.ts";
 import { WEB_TLS_SETTING } from "../http-server.ts";
 import type { Route } from "../router.ts";
-import { DEFAULT_WEB_PORT, WEB_PORT_SETTING } from "./port-guards.ts";
+import { canBind, DEFAULT_WEB_PORT, WEB_PORT_SETTING } from "./port-guards.ts";
 
 export const KENC_SETTING = "kenc_key";
 
@@ -119,7 +119,8 @@ export const securityRoutes: Route[] = [
             .max(65535, "lang.webport.err_range"),
         }),
       );
-      if (app.ports.byNumber(port)) throw new ApiError(409, "lang.proxy.err_occupied", { field: "port" });
+      if (app.ports.byNumber(port) || (port !== app.webPort() && !canBind(port)))
+        throw new ApiError(409, "lang.proxy.err_occupied", { field: "port" });
       audit(r, "web console", { web_port: tlsState(app).stored }, { web_port: port });
       app.settings.set(WEB_PORT_SETTING, port);
       app.restartWeb(`web port ${port}`);

@@ -7,7 +7,7 @@ import { audit } from "../audit.ts";
 import { ok, parseBody } from "../body.ts";
 import { badRequest, notFound } from "../errors.ts";
 import type { Route } from "../router.ts";
-import { walletSchema } from "../schemas/port.ts";
+import { overAll, walletSchema } from "../schemas/port.ts";
 import { notQueuing, portOr404 } from "./port-guards.ts";
 
 const MAX_FEE_WALLETS = 10;
@@ -53,6 +53,7 @@ export const walletRoutes: Route[] = [
       const port = portOr404(app, String(body.server_id));
       feeAllowed(port, null);
       if (port.wallets.length >= MAX_FEE_WALLETS) throw badRequest("lang.wallet.err_max");
+      if (overAll([...port.wallets, body])) throw badRequest("lang.wallet.err_total", { field: "ratio" });
       const { server_id: _s, ...w } = body;
       const id = app.ports.addWallet(port.id, compatibleFix(port, w));
       audit(r, `fee wallet ${id} of port ${port.port}`, null, app.ports.wallet(id));
@@ -71,6 +72,8 @@ export const walletRoutes: Route[] = [
       const port = portOr404(app, String(current.server_id));
       const body = await parseBody(req, hotWallet);
       feeAllowed(port, [body]);
+      if (overAll([...port.wallets.filter((w) => w.id !== current.id), body]))
+        throw badRequest("lang.wallet.err_total", { field: "ratio" });
       app.ports.updateWallet(current.id, compatibleFix(port, body));
       audit(r, `fee wallet ${current.id} of port ${port.port}`, current, app.ports.wallet(current.id));
       await hotUpdate(app, port.id);
@@ -113,6 +116,7 @@ export const walletRoutes: Route[] = [
         }),
       );
       feeAllowed(port, wallets);
+      if (overAll(wallets)) throw badRequest("lang.wallet.err_total", { field: "wallets" });
       app.ports.replaceWallets(
         port.id,
         wallets.map((w) => compatibleFix(port, w)),

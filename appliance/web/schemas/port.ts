@@ -47,12 +47,18 @@ const ratio = numeric("lang.wallet.err_ratio").pipe(
 );
 
 export const walletSchema = z.object({
+  /** an existing row of this port keeps its id through an edit (overrides and history refer to it) */
+  id: z.number().int().positive().optional(),
   addr: stripped,
   device: text,
   pool_address: stripped,
   pool_protocol: codeOf(ConnectMode, "lang.proxy.err_connect_mode").default(0),
   ratio: ratio.default(0),
 });
+
+/** The fee wallets of one port may take at most all of its work, not 10 × 50 %. */
+export const overAll = (wallets: readonly { ratio: number }[]): boolean =>
+  wallets.reduce((sum, w) => sum + w.ratio, 0) > 1 + 1e-9;
 
 const switchValue = numeric("lang.err.params").pipe(z.number().int("lang.err.params")).default(0);
 
@@ -126,6 +132,7 @@ export const portSchema = z
     }
     if (forward) return;
     if (p.wallets.length === 0) add("lang.wallet.err_min", ["wallets"]);
+    if (overAll(p.wallets)) add("lang.wallet.err_total", ["wallets"]);
     p.wallets.forEach((w, i) => {
       if (w.ratio === 0) return;
       if (!w.addr) add("lang.wallet.err_addr", ["wallets", i, "addr"]);

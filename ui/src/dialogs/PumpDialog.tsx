@@ -13,17 +13,26 @@ interface Props {
   onDone: () => void;
 }
 
-/** Set pump by wallet: a 0–100 slider (step 0.01) with a number input per wallet; save, reset, close. */
+/**
+ * Set pump by wallet: a 0–100 slider (step 0.01) with a number input per wallet; save, reset, close.
+ * Only the wallets the operator moved are saved: a wallet without an override keeps the port's ratio
+ * (its row says so) instead of becoming a 0 % override because the dialog was opened.
+ */
 export function PumpDialog({ portId, wallets, current, onClose, onDone }: Props) {
   const init = Object.fromEntries(
     wallets.map((w) => [w, (current.find((c) => c.addr === w)?.ratio ?? 0) * 100]),
   );
   const [vals, setVals] = useState<Record<string, number>>(init);
-  const set = (w: string, v: number) =>
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const hasOverride = (w: string) => current.some((c) => c.addr === w);
+  const set = (w: string, v: number) => {
     setVals({ ...vals, [w]: Math.min(100, Math.max(0, Math.round(v * 100) / 100)) });
+    setTouched(new Set([...touched, w]));
+  };
   const save = async () => {
-    // One call per wallet, in sequence; a failure is reported and the next wallet proceeds (spec §7).
+    // One call per moved wallet, in sequence; a failure is reported and the next wallet proceeds (spec §7).
     for (const [i, w] of wallets.entries()) {
+      if (!touched.has(w)) continue;
       try {
         await post(
           `/api/port/${portId}/wallet/ratio`,
@@ -67,7 +76,12 @@ export function PumpDialog({ portId, wallets, current, onClose, onDone }: Props)
       <div class="space-y-3">
         {wallets.map((w) => (
           <div key={w}>
-            <div class="mb-1 break-all font-mono text-xs">{w}</div>
+            <div class="mb-1 break-all font-mono text-xs">
+              {w}
+              {!hasOverride(w) && !touched.has(w) && (
+                <span class="ml-2 font-sans text-mute">{t("pump.port_ratio")}</span>
+              )}
+            </div>
             <div class="flex items-center gap-2">
               <input
                 type="range"
