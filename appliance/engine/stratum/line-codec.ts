@@ -3,6 +3,10 @@
  * limit. One splitter per socket; lines are delivered strictly in order. Only complete lines are
  * decoded (a newline byte never occurs inside a UTF-8 sequence), so one shared decoder serves every
  * socket and an idle connection holds no decoder state.
+ *
+ * Two layers: RawLineSplitter hands over each line's exact bytes (the pass-through relay forwards
+ * them unchanged); LineSplitter, over it, trims the line ending, skips blank lines and decodes, for
+ * the families that parse every line.
  */
 
 /** Default maximum line: a Bitcoin notify with a long merkle branch stays well below 16 KiB. */
@@ -11,6 +15,13 @@ export const MAX_LINE_BYTES = 16 * 1024;
 /** Receives the lines of one socket; an object, not closures, so a connection costs one allocation. */
 export interface LineSink {
   onLine(line: string): void;
+  /** a line exceeded the bound; nothing is delivered afterwards */
+  onOverflow(): void;
+}
+
+/** Receives each line's bytes, newline included, as a view valid only during the call. */
+export interface RawLineSink {
+  onRawLine(line: Uint8Array): void;
   /** a line exceeded the bound; nothing is delivered afterwards */
   onOverflow(): void;
 }
@@ -25,13 +36,13 @@ const decoder = new TextDecoder();
 const NL = 10;
 const CR = 13;
 
-export class LineSplitter {
+export class RawLineSplitter {
   private partial: Uint8Array | null = null;
   private overflowed = false;
 
   constructor(
     private readonly maxLength: number,
-    private readonly sink: LineSink,
+    private readonly sink: RawLineSink,
   ) {}
 
   push(chunk: Uint8Array): void {
@@ -52,9 +63,7 @@ export class LineSplitter {
         this.overflow();
         return;
       }
-      let end = nl;
-      if (end > start && bytes[end - 1] === CR) end--;
-      if (end > start) this.sink.onLine(decoder.decode(bytes.subarray(start, end)));
+      this.sink.onRawLine(bytes.subarray(start, nl + 1));
       if (this.overflowed) return;
       start = nl + 1;
     }
@@ -71,6 +80,31 @@ export class LineSplitter {
   private overflow(): void {
     this.overflowed = true;
     this.partial = null;
+    this.sink.onOverflow();
+  }
+}
+
+export class LineSplitter implements RawLineSink {
+  private readonly raw: RawLineSplitter;
+
+  constructor(
+    maxLength: number,
+    private readonly sink: LineSink,
+  ) {
+    this.raw = new RawLineSplitter(maxLength, this);
+  }
+
+  push(chunk: Uint8Array): void {
+    this.raw.push(chunk);
+  }
+
+  onRawLine(line: Uint8Array): void {
+    let end = line.length - 1;
+    if (end > 0 && line[end - 1] === CR) end--;
+    if (end > 0) this.sink.onLine(decoder.decode(line.subarray(0, end)));
+  }
+
+  onOverflow(): void {
     this.sink.onOverflow();
   }
 }

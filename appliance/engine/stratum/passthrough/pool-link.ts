@@ -7,8 +7,8 @@
 import type { Socket, SocketHandler } from "bun";
 import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import { MAX_PENDING_BYTES } from "../../transport/line-writer.ts";
+import { type RawLineSink, RawLineSplitter } from "../line-codec.ts";
 import { ByteWriter } from "./byte-writer.ts";
-import { type RawLineSink, RawLineSplitter } from "./raw-lines.ts";
 
 /**
  * A pool line may be far longer than a miner's (a job with a large header or template); the bound

@@ -13,11 +13,10 @@ import { rewriteIdentity } from "../../rewrite.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
 import type { MinerConnection } from "../family.ts";
 import { intern } from "../intern.ts";
-import { MAX_LINE_BYTES } from "../line-codec.ts";
+import { MAX_LINE_BYTES, type RawLineSink, RawLineSplitter } from "../line-codec.ts";
 import { ByteWriter } from "./byte-writer.ts";
 import { identityAt, loginPlace, rewriteLogin } from "./login.ts";
 import type { PoolLink, PoolLinkOwner } from "./pool-link.ts";
-import { type RawLineSink, RawLineSplitter } from "./raw-lines.ts";
 import { forcedSuccess, SUBMIT_METHODS, verdictOf } from "./verdict.ts";
 
 /** Submits a pool may leave unanswered; beyond it the oldest is forgotten (uncounted). */
