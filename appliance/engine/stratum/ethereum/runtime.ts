@@ -9,16 +9,13 @@
  * (computing it would mean hashing every share on the proxy). So a port opens ETHPROXY sessions for
  * its ETHPROXY miners and EthereumStratum/1.0.0 sessions for its NiceHash miners, to the same pools.
  */
-import type { EngineTiming, LogLevel } from "../../../domain/engine.ts";
-import type { Port } from "../../../domain/port.ts";
-import type { DeviceRegistry } from "../../../stats/device-registry.ts";
+import type { LogLevel } from "../../../domain/engine.ts";
 import { MAIN } from "../../../stats/work-split.ts";
-import type { FeeScheduler } from "../../fee/scheduler.ts";
-import type { ModeStrategy } from "../../modes/mode.ts";
 import { joinUser } from "../../rewrite.ts";
 import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
-import type { FamilyRuntime, MinerConnection, PortContext } from "../family.ts";
+import type { FamilyRuntime, MinerConnection } from "../family.ts";
+import { PortView } from "../port-view.ts";
 import { SlotBytes } from "../slot-bytes.ts";
 import { Lane, type LaneHost } from "./lane.ts";
 import type { Dialect } from "./methods.ts";
@@ -29,7 +26,7 @@ import type { UpstreamOptions } from "./upstream.ts";
 /** Distinct once-only log messages remembered per port (a bound, not an expected count). */
 const MAX_LOGGED_ONCE = 1024;
 
-export class EthereumRuntime implements FamilyRuntime, MinerHost, LaneHost {
+export class EthereumRuntime extends PortView implements FamilyRuntime, MinerHost, LaneHost {
   readonly miners = new Set<EthMinerSession>();
   private readonly poolMain = new Map<Dialect, SharedSource>();
   private readonly feeSources = new Map<string, SharedSource>();
@@ -37,47 +34,10 @@ export class EthereumRuntime implements FamilyRuntime, MinerHost, LaneHost {
   private readonly slots = new SlotBytes();
   private readonly loggedOnce = new Set<string>();
 
-  constructor(private readonly ctx: PortContext) {}
-
-  // ---- the port's context, as sessions and lanes read it ----
-
-  get portId(): number {
-    return this.ctx.portId;
-  }
-  get config(): Port {
-    return this.ctx.config;
-  }
-  get category(): string {
-    return this.ctx.category;
-  }
-  get factor(): number {
-    return this.ctx.factor;
-  }
-  get mode(): ModeStrategy {
-    return this.ctx.mode;
-  }
-  get fee(): FeeScheduler {
-    return this.ctx.fee;
-  }
-  get registry(): DeviceRegistry {
-    return this.ctx.registry;
-  }
-  get timing(): EngineTiming {
-    return this.ctx.timing;
-  }
-  get backoffMs(): number {
-    return this.ctx.timing.reconnectBackoffMs;
-  }
-  log(level: LogLevel, message: string): void {
-    this.ctx.log(level, message);
-  }
   logOnce(key: string, level: LogLevel, message: string): void {
     if (this.loggedOnce.has(key) || this.loggedOnce.size >= MAX_LOGGED_ONCE) return;
     this.loggedOnce.add(key);
     this.ctx.log(level, message);
-  }
-  isWalletBanned(wallet: string): boolean {
-    return this.ctx.isWalletBanned(wallet);
   }
 
   // ---- FamilyRuntime ----
