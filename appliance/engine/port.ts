@@ -81,7 +81,7 @@ export class ProxyPort implements PortContext {
         throw new UnsupportedPort(`mode ${config.mode} is not available for ${config.category}`);
     }
     const transport = missingTransport(config);
-    if (transport !== null) throw new UnsupportedPort(`${transport} is not implemented`);
+    if (transport !== null) throw new UnsupportedPort(`${transport.what} is not implemented`);
     this.mode = mode ?? (modeOf(0) as ModeStrategy);
     this.factor = factorOf(config.category);
     this.fee = new FeeScheduler(deps.clock ?? Date.now);

@@ -40,6 +40,8 @@ export const MESSAGES = {
   "lang.proxy.err_occupied": "Port occupied: another program or the web console already uses this port",
   "lang.proxy.err_coin_unsupported":
     "Creation failed because the coin is not supported in this version, update the program",
+  "lang.proxy.err_transport":
+    "This transport is not implemented in this version (KENC and the RMS tunnel family); use TCP, SSL, TTS or SOCKS5",
   "lang.proxy.err_family":
     "This coin cannot be proxied yet: its mining protocol is not implemented in this version, so a port for it would not work",
   "lang.proxy.err_mode_unavailable": "This connection mode is not available for this coin",

@@ -164,6 +164,34 @@ describe("spec §5 rules", () => {
     expect(after.map((w) => w.id)).not.toContain(a?.id as number);
   });
 
+  test("transports that are not implemented (KENC, the RMS tunnel family) are refused, not served as TCP/SSL", async () => {
+    for (const [over, field] of [
+      [{ protocol: 2 }, "protocol"],
+      [{ protocol: 6 }, "protocol"],
+      [{ protocol: 1, setting: { et_mode: 1 } }, "setting.et_mode"],
+      [{ connect_mode: 5 }, "connect_mode"],
+      [
+        { wallets: [{ addr: "f", device: "f", pool_address: "127.0.0.1:1", pool_protocol: 6, ratio: 0.02 }] },
+        "wallets",
+      ],
+    ] as const) {
+      const res = await expectError(over, "lang.proxy.err_transport");
+      expect(res.body.error?.field).toBe(field);
+    }
+    // SOCKS5 is TCP with et_mode 2, and is implemented
+    expect((await create({ protocol: 0, setting: { et_mode: 2 } })).status).toBe(200);
+    const ok = await create();
+    const rms = await t.client.post<ErrorBody>("/api/wallet/new", {
+      server_id: ok.body.id,
+      addr: "f2",
+      device: "f",
+      pool_address: "127.0.0.1:1",
+      pool_protocol: 5,
+      ratio: 0.01,
+    });
+    expect(rms.body.error.key).toBe("lang.proxy.err_transport");
+  });
+
   test("whitespace is stripped from pool addresses and wallets", async () => {
     const res = await create({
       pool_address: " 127.0.0.1: 3333 ",

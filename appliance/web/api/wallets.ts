@@ -2,6 +2,7 @@ import { z } from "zod";
 import { feeSupported, isCategory } from "../../catalog/categories.ts";
 import type { Port } from "../../domain/port.ts";
 import { ProxyMode } from "../../domain/port.ts";
+import { missingTransport } from "../../domain/transports.ts";
 import type { AppContext } from "../app-context.ts";
 import { audit } from "../audit.ts";
 import { ok, parseBody } from "../body.ts";
@@ -42,6 +43,12 @@ function compatibleFix<T extends { pool_address: string; pool_protocol: number }
     : w;
 }
 
+/** A fee pool reached over a transport the engine does not implement (RMS2/RMS3) is refused. */
+function transportAllowed(port: Port, wallets: readonly { ratio: number; pool_protocol: number }[]): void {
+  const missing = missingTransport({ ...port, wallets });
+  if (missing?.field === "wallets") throw badRequest("lang.proxy.err_transport", { field: "pool_protocol" });
+}
+
 export const walletRoutes: Route[] = [
   {
     method: "POST",
@@ -54,6 +61,7 @@ export const walletRoutes: Route[] = [
       feeAllowed(port, null);
       if (port.wallets.length >= MAX_FEE_WALLETS) throw badRequest("lang.wallet.err_max");
       if (overAll([...port.wallets, body])) throw badRequest("lang.wallet.err_total", { field: "ratio" });
+      transportAllowed(port, [body]);
       const { server_id: _s, ...w } = body;
       const id = app.ports.addWallet(port.id, compatibleFix(port, w));
       audit(r, `fee wallet ${id} of port ${port.port}`, null, app.ports.wallet(id));
@@ -74,6 +82,7 @@ export const walletRoutes: Route[] = [
       feeAllowed(port, [body]);
       if (overAll([...port.wallets.filter((w) => w.id !== current.id), body]))
         throw badRequest("lang.wallet.err_total", { field: "ratio" });
+      transportAllowed(port, [body]);
       app.ports.updateWallet(current.id, compatibleFix(port, body));
       audit(r, `fee wallet ${current.id} of port ${port.port}`, current, app.ports.wallet(current.id));
       await hotUpdate(app, port.id);
@@ -117,6 +126,7 @@ export const walletRoutes: Route[] = [
       );
       feeAllowed(port, wallets);
       if (overAll(wallets)) throw badRequest("lang.wallet.err_total", { field: "wallets" });
+      transportAllowed(port, wallets);
       app.ports.replaceWallets(
         port.id,
         wallets.map((w) => compatibleFix(port, w)),

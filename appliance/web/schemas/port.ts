@@ -12,6 +12,7 @@ import {
   type PortSetting,
   ProxyMode,
 } from "../../domain/port.ts";
+import { missingTransport } from "../../domain/transports.ts";
 import type { PortInput, WalletInput } from "../../store/ports.ts";
 
 /** Spec §5: whitespace is stripped from pool addresses and wallets. */
@@ -174,7 +175,8 @@ export class NotOffered extends Error {
       | "lang.proxy.err_mode_unavailable"
       | "lang.wallet.err_fee_unsupported"
       | "lang.proxy.err_okminer"
-      | "lang.proxy.err_mallob_relay",
+      | "lang.proxy.err_mallob_relay"
+      | "lang.proxy.err_transport",
     readonly detail: { category: string; family: string; modes: readonly number[] },
     /** the field the refusal points at */
     readonly field = key === "lang.proxy.err_family" ? "currency" : "mode",
@@ -203,6 +205,8 @@ export function normalizePort(p: PortBody, opts: { creating: boolean }): PortInp
     pattern_addr: lines(p.pattern_addr).map(noSpace).join("\n"),
     setting,
   };
+  const transport = missingTransport({ ...p, setting });
+  if (transport !== null) throw new NotOffered("lang.proxy.err_transport", detail, transport.field);
   if (category === "nginx") return forwardOnly(base);
   // Options stored by earlier versions that no engine family implements are refused, not kept
   // silently: OKMiner optimisation has no published meaning, and a Mallob relay needs an upstream
