@@ -133,8 +133,10 @@ describe("fee on KawPow ports, measured at the pools (structure only)", () => {
         expect(r.loggedIn).toBe(true);
         expect(r.rejected.size).toBe(0);
         expect(r.accepted).toBe(40);
-        expect(r.setExtranonce).toBeGreaterThan(0);
       }
+      // the fee pool's shares carry its session's prefix: the miners sent there were moved by
+      // mining.set_extranonce (the scheduler may take the whole fee from one of the two)
+      expect(results.some((r) => r.setExtranonce > 0)).toBe(true);
       expect(a.accepted + b.accepted).toBe(80);
       expect(a.rejects.size + b.rejects.size).toBe(0);
       expect(b.workers.get("feeaddr.fee")?.shares).toBe(b.accepted);

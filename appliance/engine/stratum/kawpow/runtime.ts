@@ -14,18 +14,21 @@ import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
 import type { FamilyRuntime, MinerConnection, PortContext } from "../family.ts";
 import { SlotBytes } from "../slot-bytes.ts";
-import { Lane, type LaneHost } from "./lane.ts";
+import { SlotLanes } from "../slot-lanes.ts";
+import { Lane, type LaneHost, type LaneMiner } from "./lane.ts";
 import { KawMinerSession, type MinerHost } from "./session.ts";
-import { SharedSource } from "./shared-source.ts";
 import type { UpstreamOptions } from "./upstream.ts";
+
+/** The shared sessions of one target, 256 miners each by slot byte. */
+type SharedLanes = SlotLanes<Lane, LaneMiner>;
 
 /** Distinct once-only log messages remembered per port (a bound, not an expected count). */
 const MAX_LOGGED_ONCE = 1024;
 
 export class KawpowRuntime implements FamilyRuntime, MinerHost, LaneHost {
   readonly miners = new Set<KawMinerSession>();
-  private poolMain: SharedSource | null = null;
-  private readonly feeSources = new Map<string, SharedSource>();
+  private poolMain: SharedLanes | null = null;
+  private readonly feeSources = new Map<string, SharedLanes>();
   private readonly dedicated = new Set<Lane>();
   private readonly slots = new SlotBytes();
   private readonly loggedOnce = new Set<string>();
@@ -134,7 +137,7 @@ export class KawpowRuntime implements FamilyRuntime, MinerHost, LaneHost {
       if (this.poolMain === null) {
         const c = this.ctx.config;
         const user = joinUser({ wallet: c.proxy_addr.trim(), name: c.proxy_device.trim() });
-        this.poolMain = new SharedSource(this, MAIN, user);
+        this.poolMain = new SlotLanes(() => new Lane(this, MAIN, true, user));
       }
       return this.poolMain.leaseFor(miner);
     }
@@ -149,7 +152,8 @@ export class KawpowRuntime implements FamilyRuntime, MinerHost, LaneHost {
     if (target === undefined || target.endpoint === null) return null;
     let source = this.feeSources.get(key);
     if (source === undefined) {
-      source = new SharedSource(this, key, target.user);
+      const user = target.user;
+      source = new SlotLanes(() => new Lane(this, key, true, user));
       this.feeSources.set(key, source);
     }
     return source.leaseFor(miner);

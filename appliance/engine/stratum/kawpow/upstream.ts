@@ -41,8 +41,11 @@ export interface ShareTicket {
 export interface UpstreamHandler {
   onSubscribed(u: KawUpstream): void;
   onWork(u: KawUpstream, work: UpstreamWork): void;
-  /** `healthy`: the session had delivered work */
-  onClosed(u: KawUpstream, reason: string, healthy: boolean): void;
+  /**
+   * `healthy`: the session had delivered work. `refused` is always false: a KawPow session has no
+   * login of its own (a refused authorize is answered to its miner, the session stays).
+   */
+  onClosed(u: KawUpstream, reason: string, healthy: boolean, refused: boolean): void;
 }
 
 export interface UpstreamOptions {
@@ -215,7 +218,7 @@ export class KawUpstream {
       else if (p.kind === "authorize") p.resolve(false);
     }
     this.pending.clear();
-    this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB);
+    this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB, false);
   }
 
   private arm(ms: number, reason: string): void {
