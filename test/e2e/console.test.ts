@@ -331,7 +331,7 @@ describe("port editor", () => {
     await editor().waitFor({ state: "detached" });
   });
 
-  test("a coin relayed as is (ERG): the fee tab says fee diversion is unavailable and its rows are disabled", async () => {
+  test("a coin relayed as is (ERG): the fee tab says fee diversion is unavailable and its rows are disabled; OKMiner and Mallob are shown not implemented", async () => {
     await page.getByTestId("add-port").click();
     await page.selectOption('select[name="currency"]', "ERG");
     await editor()
@@ -339,6 +339,11 @@ describe("port editor", () => {
       .click();
     await editor().getByText("Fee diversion is not available for this coin").waitFor();
     expect(await editor().locator('input[name="addr-1"]').isDisabled()).toBe(true);
+    // OKMiner optimisation and the Mallob port are not implemented: shown disabled, with the reason
+    await editor().getByRole("tab", { name: "Advanced" }).click();
+    expect(await editor().getByLabel("OKMiner optimization").isDisabled()).toBe(true);
+    expect(await editor().locator('input[name="mallob"]').isDisabled()).toBe(true);
+    await editor().getByText("The Mallob port is not implemented").waitFor();
     await page.keyboard.press("Escape");
     await editor().waitFor({ state: "detached" });
   });

@@ -14,7 +14,14 @@ const SWITCHES: [keyof PortForm, string][] = [
   ["oldModel", "adv.old_model"],
 ];
 
-/** Advanced, other config and auth: the option switches, mallob port, display address, core info. */
+/** Options kept only so that a stored port can turn them off: the engine implements neither. */
+const NOT_IMPLEMENTED: ReadonlySet<keyof PortForm> = new Set(["okminer"]);
+
+/**
+ * Advanced, other config and auth: the option switches, mallob port, display address, core info.
+ * OKMiner optimisation and the Mallob port are not implemented (the server refuses them): they are
+ * shown disabled, with the reason, unless a stored port has them on and needs to turn them off.
+ */
 export function AdvancedTab({ form, set, errors }: TabProps) {
   const mallobErr = errorFor(errors, "mallob");
   return (
@@ -25,10 +32,14 @@ export function AdvancedTab({ form, set, errors }: TabProps) {
             key={key}
             label={t(label)}
             checked={form[key] === true}
+            disabled={NOT_IMPLEMENTED.has(key) && form[key] !== true}
             onChange={(v) => set({ [key]: v })}
           />
         ))}
       </div>
+      <p class="text-xs text-mute" data-testid="okminer-unavailable">
+        {t("lang.proxy.err_okminer")}
+      </p>
       {form.mode !== 2 && (form.unifyWallet || form.unifyDevice) && (
         <div class="grid gap-3 sm:grid-cols-2">
           <Field label={t("port.unify_wallet")}>
@@ -50,10 +61,15 @@ export function AdvancedTab({ form, set, errors }: TabProps) {
         </div>
       )}
       <div class="grid gap-3 sm:grid-cols-2">
-        <Field label={t("adv.mallob")} error={mallobErr ? t(mallobErr) : null}>
+        <Field
+          label={t("adv.mallob")}
+          error={mallobErr ? t(mallobErr) : null}
+          hint={t("lang.proxy.err_mallob_relay")}
+        >
           <input
             class={INPUT}
             name="mallob"
+            disabled={form.mallob.trim() === ""}
             type="number"
             min={0}
             max={65535}
