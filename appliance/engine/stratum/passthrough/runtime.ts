@@ -3,44 +3,15 @@
  * mode there is: the relay does not understand these coins' jobs, so it cannot share a session
  * between miners nor move a miner to a fee pool).
  */
-import type { EngineTiming, LogLevel } from "../../../domain/engine.ts";
-import type { Port } from "../../../domain/port.ts";
-import type { DeviceRegistry } from "../../../stats/device-registry.ts";
 import { endpointText } from "../../transport/endpoint.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
-import type { FamilyRuntime, MinerConnection, PortContext } from "../family.ts";
+import type { FamilyRuntime, MinerConnection } from "../family.ts";
+import { PortView } from "../port-view.ts";
 import { PoolLink, type PoolLinkOwner } from "./pool-link.ts";
 import { MinerRelay, type RelayHost } from "./relay.ts";
 
-export class PassthroughRuntime implements FamilyRuntime, RelayHost {
+export class PassthroughRuntime extends PortView implements FamilyRuntime, RelayHost {
   readonly miners = new Set<MinerRelay>();
-
-  constructor(private readonly ctx: PortContext) {}
-
-  get portId(): number {
-    return this.ctx.portId;
-  }
-  get config(): Port {
-    return this.ctx.config;
-  }
-  get category(): string {
-    return this.ctx.category;
-  }
-  get factor(): number {
-    return this.ctx.factor;
-  }
-  get registry(): DeviceRegistry {
-    return this.ctx.registry;
-  }
-  get timing(): EngineTiming {
-    return this.ctx.timing;
-  }
-  isWalletBanned(wallet: string): boolean {
-    return this.ctx.isWalletBanned(wallet);
-  }
-  log(level: LogLevel, message: string): void {
-    this.ctx.log(level, message);
-  }
 
   // ---- FamilyRuntime ----
 
