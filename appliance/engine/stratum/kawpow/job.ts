@@ -33,7 +33,11 @@ export class KawJob {
     return this.work.difficulty;
   }
 
-  /** mining.notify [jobId, headerHash, seedHash, target, clean, height, bits], built once per flag. */
+  /**
+   * mining.notify [jobId, headerHash, seedHash, target, clean, height, bits]. A shared session's job
+   * goes to many miners, so its line is built once per flag; a dedicated session's goes to one miner,
+   * which keeps its last jobs, and a cached line there would only hold memory.
+   */
   notifyLine(clean: boolean): string {
     const i = clean ? 1 : 0;
     const cached = this.lines[i];
@@ -48,7 +52,7 @@ export class KawJob {
       w.height,
       w.bits,
     ]);
-    this.lines[i] = line;
+    if (this.origin.shared) this.lines[i] = line;
     return line;
   }
 }

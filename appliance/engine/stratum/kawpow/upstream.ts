@@ -10,6 +10,7 @@ import type { Socket, SocketHandler } from "bun";
 import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import { LineWriter } from "../../transport/line-writer.ts";
 import { ErrorCode, readPoolError, StratumError } from "../bitcoin/errors.ts";
+import { intern } from "../intern.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
 import { errorLine, parsePositional, requestLine, type StratumId } from "../message.ts";
 import { parseNotify, parseSetExtranonce, parseSetTarget, parseSubscribeResult } from "./messages.ts";
@@ -258,11 +259,13 @@ export class KawUpstream {
           this.close(n.message);
           return;
         }
-        const target = n.target ?? this.lastTarget ?? NO_TARGET;
+        // a pool sends the same job to every session (Efficient: one per miner), and the seed and
+        // target repeat across jobs: one string each instead of a copy per session and job
+        const target = intern(n.target ?? this.lastTarget ?? NO_TARGET);
         this.onJob({
-          poolJobId: n.jobId,
-          header: n.header,
-          seed: n.seed,
+          poolJobId: intern(n.jobId),
+          header: intern(n.header),
+          seed: intern(n.seed),
           target,
           difficulty: difficultyOfTarget(target),
           extranonce: this.extranonce,
