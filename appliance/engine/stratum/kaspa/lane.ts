@@ -1,11 +1,12 @@
 /**
  * Lane: one Kaspa pool session kept alive for a target (the main pool or a fee wallet), with the
- * miners mining on it now. It reconnects on its own with backoff, re-authorizes its users on every
- * new session, turns pool work into port-unique KaspaJobs and hands them to its miners.
+ * miners mining on it now (reconnecting, rehoming and waiting are PoolLane's). It re-authorizes its
+ * users on every new session, turns pool work into port-unique KaspaJobs and hands them to its
+ * miners.
  */
 import type { LogLevel } from "../../../domain/engine.ts";
-import { MAIN } from "../../../stats/work-split.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
+import { PoolLane, type PoolLaneHost } from "../pool-lane.ts";
 import { KaspaJob } from "./job.ts";
 import { MAX_SHARED_PREFIX_BYTES } from "./methods.ts";
 import { KaspaUpstream, type UpstreamHandler, type UpstreamOptions, type UpstreamWork } from "./upstream.ts";
@@ -20,74 +21,39 @@ export interface LaneMiner {
   onLaneDown(lane: Lane): void;
 }
 
-export interface LaneHost {
+export interface LaneHost extends PoolLaneHost<Lane> {
   upstreamOptions(lane: Lane): UpstreamOptions;
-  endpointFor(lane: Lane): Endpoint | null;
-  laneDown(lane: Lane, endpoint: Endpoint, reason: string, healthy: boolean): void;
   log(level: LogLevel, message: string): void;
-  readonly backoffMs: number;
 }
 
-const MAX_BACKOFF_MS = 30_000;
-/** how long a replaced session may stay open to answer shares already sent */
-const RETIRE_GRACE_MS = 10_000;
-let nextLaneId = 1;
-
-export class Lane implements UpstreamHandler {
-  readonly id = nextLaneId++;
-  upstream: KaspaUpstream | null = null;
-  current: KaspaJob | null = null;
-  readonly miners = new Set<LaneMiner>();
-  /** shared lanes: slot → miner (each miner's prefix is the session's prefix ‖ its slot) */
-  readonly slots = new Map<number, LaneMiner>();
-  readonly waiting = new Set<LaneMiner>();
-  /** when the current session started; hashrate protection looks at it */
-  sessionSince = 0;
-  lastActive = Date.now();
+export class Lane extends PoolLane<KaspaUpstream, KaspaJob, LaneMiner> implements UpstreamHandler {
   private readonly users = new Map<string, string>();
-  private closed = false;
-  private backoff: number;
-  private retry: ReturnType<typeof setTimeout> | null = null;
-  private subscribedOnce = false;
-  private subscribers: Array<(ok: boolean) => void> = [];
 
   constructor(
     private readonly host: LaneHost,
-    /** "main" or a fee wallet key */
-    readonly target: string,
-    readonly shared: boolean,
+    target: string,
+    shared: boolean,
     /** the one worker shares go up as on a shared lane; null: each miner's own */
     readonly user: string | null,
     password: string,
     /** a dedicated lane presents its miner's agent upstream */
     readonly agent: string | null = null,
   ) {
-    this.backoff = host.backoffMs;
+    super(host, target, shared);
     if (user !== null) this.users.set(user, password);
   }
 
-  open(): void {
-    this.connect();
+  protected newSession(endpoint: Endpoint): KaspaUpstream {
+    return new KaspaUpstream(endpoint, this.host.upstreamOptions(this), this);
   }
 
-  get isClosed(): boolean {
-    return this.closed;
+  protected minersDown(): void {
+    for (const m of [...this.miners]) m.onLaneDown(this);
   }
 
   /** Resolves true once the first session has subscribed. */
   whenSubscribed(timeoutMs: number): Promise<boolean> {
-    if (this.subscribedOnce) return Promise.resolve(true);
-    if (this.closed) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => done(false), timeoutMs);
-      const done = (ok: boolean) => {
-        clearTimeout(timer);
-        const i = this.subscribers.indexOf(done);
-        if (i >= 0) this.subscribers.splice(i, 1);
-        resolve(ok);
-      };
-      this.subscribers.push(done);
-    });
+    return this.readyOnce ? Promise.resolve(true) : this.waitFor(timeoutMs);
   }
 
   /** Authorizes a user on this and every later session. */
@@ -98,60 +64,12 @@ export class Lane implements UpstreamHandler {
     return u.authorize(user, password);
   }
 
-  /** Reconnect now (failover, fail-back, address change); miners stay and get the new session's work. */
-  rehome(reason: string): void {
-    if (this.closed) return;
-    this.backoff = this.host.backoffMs;
-    const old = this.upstream;
-    if (old !== null) {
-      this.upstream = null;
-      old.retire(reason, RETIRE_GRACE_MS);
-    }
-    if (this.retry) clearTimeout(this.retry);
-    this.retry = null;
-    this.connect();
-  }
-
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    if (this.retry) clearTimeout(this.retry);
-    // shares already sent still get their answer (and their place in the ledgers)
-    this.upstream?.retire("lane closed", RETIRE_GRACE_MS);
-    this.upstream = null;
-    this.current = null;
-    for (const r of [...this.subscribers]) r(false);
-  }
-
-  private connect(): void {
-    if (this.closed) return;
-    const ep = this.host.endpointFor(this);
-    if (ep === null) {
-      this.scheduleRetry();
-      return;
-    }
-    const u = new KaspaUpstream(ep, this.host.upstreamOptions(this), this);
-    this.upstream = u;
-    u.start();
-  }
-
-  private scheduleRetry(): void {
-    if (this.closed || this.retry) return;
-    const wait = this.backoff;
-    this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
-    this.retry = setTimeout(() => {
-      this.retry = null;
-      this.connect();
-    }, wait);
-  }
-
   onSubscribed(u: KaspaUpstream): void {
     if (u !== this.upstream) return;
     this.sessionSince = Date.now();
     for (const [user, password] of this.users) void u.authorize(user, password);
-    this.subscribedOnce = true;
-    for (const r of [...this.subscribers]) r(true);
-    this.subscribers = [];
+    this.readyOnce = true;
+    this.settle(true);
   }
 
   onWork(u: KaspaUpstream, work: UpstreamWork): void {
@@ -165,23 +83,11 @@ export class Lane implements UpstreamHandler {
       u.close("extranonce prefix too long to share");
       return;
     }
-    this.backoff = this.host.backoffMs;
+    this.resetBackoff();
     const first = this.current === null;
     const job = new KaspaJob(this, u, work);
     this.current = job;
     for (const m of this.miners) m.onLaneJob(this, job);
     if (first) for (const m of [...this.waiting]) m.onLaneReady(this);
-  }
-
-  onClosed(u: KaspaUpstream, reason: string, healthy: boolean): void {
-    if (u !== this.upstream) return;
-    this.upstream = null;
-    this.current = null;
-    if (this.closed) return;
-    // Miners on a fee session that dropped go back to the main pool at once instead of mining
-    // work nobody will take; the scheduler sends them again once the session is back.
-    if (this.target !== MAIN) for (const m of [...this.miners]) m.onLaneDown(this);
-    this.host.laneDown(this, u.endpoint, reason, healthy);
-    this.scheduleRetry();
   }
 }

@@ -3,71 +3,29 @@
  * miner in Efficient mode, shared in Pool mode, shared per fee wallet) and the slot bytes that let
  * one pool session carry 256 miners (the byte after the session's prefix in the nonce).
  */
-import type { EngineTiming, LogLevel } from "../../../domain/engine.ts";
-import type { Port } from "../../../domain/port.ts";
-import type { DeviceRegistry } from "../../../stats/device-registry.ts";
 import { MAIN } from "../../../stats/work-split.ts";
-import type { FeeScheduler } from "../../fee/scheduler.ts";
-import type { ModeStrategy } from "../../modes/mode.ts";
 import { joinUser } from "../../rewrite.ts";
 import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
-import type { FamilyRuntime, MinerConnection, PortContext } from "../family.ts";
-import { SlotAllocator } from "../slot-allocator.ts";
+import type { FamilyRuntime, MinerConnection } from "../family.ts";
+import { PortView } from "../port-view.ts";
+import { SlotBytes } from "../slot-bytes.ts";
 import { Lane, type LaneHost } from "./lane.ts";
 import { KaspaMinerSession, type MinerHost } from "./session.ts";
 import { SharedSource } from "./shared-source.ts";
 import type { UpstreamOptions } from "./upstream.ts";
 
-export class KaspaRuntime implements FamilyRuntime, MinerHost, LaneHost {
+export class KaspaRuntime extends PortView implements FamilyRuntime, MinerHost, LaneHost {
   readonly miners = new Set<KaspaMinerSession>();
   private poolMain: SharedSource | null = null;
   private readonly feeSources = new Map<string, SharedSource>();
   private readonly dedicated = new Set<Lane>();
-  private readonly slots = new SlotAllocator();
-
-  constructor(private readonly ctx: PortContext) {}
-
-  // ---- the port's context, as sessions and lanes read it ----
-
-  get portId(): number {
-    return this.ctx.portId;
-  }
-  get config(): Port {
-    return this.ctx.config;
-  }
-  get category(): string {
-    return this.ctx.category;
-  }
-  get factor(): number {
-    return this.ctx.factor;
-  }
-  get mode(): ModeStrategy {
-    return this.ctx.mode;
-  }
-  get fee(): FeeScheduler {
-    return this.ctx.fee;
-  }
-  get registry(): DeviceRegistry {
-    return this.ctx.registry;
-  }
-  get timing(): EngineTiming {
-    return this.ctx.timing;
-  }
-  get backoffMs(): number {
-    return this.ctx.timing.reconnectBackoffMs;
-  }
-  log(level: LogLevel, message: string): void {
-    this.ctx.log(level, message);
-  }
-  isWalletBanned(wallet: string): boolean {
-    return this.ctx.isWalletBanned(wallet);
-  }
+  private readonly slots = new SlotBytes();
 
   // ---- FamilyRuntime ----
 
   accept(socket: ByteSocket, ip: string): MinerConnection {
-    const miner = new KaspaMinerSession(this, socket, ip, this.slots.alloc());
+    const miner = new KaspaMinerSession(this, socket, ip, this.slots.take());
     this.miners.add(miner);
     return miner;
   }
@@ -149,7 +107,7 @@ export class KaspaRuntime implements FamilyRuntime, MinerHost, LaneHost {
 
   releaseMiner(miner: KaspaMinerSession): void {
     if (this.miners.delete(miner)) {
-      this.slots.release(miner.slot);
+      this.slots.give(miner.slot);
       this.ctx.connectionClosed(miner.ip);
     }
     this.poolMain?.release(miner);

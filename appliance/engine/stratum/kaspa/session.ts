@@ -26,9 +26,8 @@ import { type ByteSocket, LineWriter } from "../../transport/line-writer.ts";
 import { EthError, EthErrorCode } from "../ethereum/errors.ts";
 import type { MinerConnection } from "../family.ts";
 import { intern } from "../intern.ts";
-import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
 import { errorLine, parsePositional, requestLine, resultLine, type StratumId } from "../message.ts";
-import { type OrderedLineHandler, OrderedLines } from "../ordered-lines.ts";
+import { type IntakeOwner, MinerIntake } from "../miner-intake.ts";
 import { type KaspaJob, MinerJobs, type SentJob } from "./job.ts";
 import type { Lane, LaneMiner } from "./lane.ts";
 import { parseLogin, parseSubmit, parseSubscribe } from "./messages.ts";
@@ -84,7 +83,7 @@ class Share implements ShareTicket, LedgerShare {
 
 let nextMinerId = 1;
 
-export class KaspaMinerSession implements LaneMiner, MinerConnection, OrderedLineHandler {
+export class KaspaMinerSession implements LaneMiner, MinerConnection, IntakeOwner {
   readonly id = nextMinerId++;
   state: MinerState = "connected";
   agent = "";
@@ -104,9 +103,8 @@ export class KaspaMinerSession implements LaneMiner, MinerConnection, OrderedLin
   private readonly sent = new MinerJobs();
   private lastDifficulty = 0;
   private strikes = 0;
-  private readonly lines: OrderedLines;
+  private readonly intake: MinerIntake;
   private loginTimer: ReturnType<typeof setTimeout> | null;
-  private readonly splitter: LineSplitter;
   private readonly out: LineWriter;
 
   constructor(
@@ -116,25 +114,16 @@ export class KaspaMinerSession implements LaneMiner, MinerConnection, OrderedLin
     readonly slot: number,
   ) {
     this.out = new LineWriter(socket);
-    this.splitter = new LineSplitter(MAX_LINE_BYTES, this);
-    this.lines = new OrderedLines(this, host.timing.floodLinesPerSecond);
+    this.intake = new MinerIntake(this, host.timing.floodLinesPerSecond);
     this.loginTimer = setTimeout(() => this.close("login timeout"), host.timing.loginTimeoutMs);
   }
 
   onData(chunk: Uint8Array): void {
-    this.splitter.push(chunk);
+    this.intake.push(chunk);
   }
 
   onDrain(): void {
     this.out.drain();
-  }
-
-  onOverflow(): void {
-    this.close("line too long");
-  }
-
-  onLine(line: string): void {
-    this.lines.push(line);
   }
 
   get isClosed(): boolean {
@@ -152,7 +141,7 @@ export class KaspaMinerSession implements LaneMiner, MinerConnection, OrderedLin
 
   // ---- requests ----
 
-  handle(line: string): Promise<void> | undefined {
+  handleLine(line: string): Promise<void> | undefined {
     const m = parsePositional(line);
     if (m === null) {
       this.strike(null, new EthError(EthErrorCode.OTHER, "malformed JSON"));
@@ -463,7 +452,7 @@ export class KaspaMinerSession implements LaneMiner, MinerConnection, OrderedLin
     this.state = "closed";
     if (this.loginTimer) clearTimeout(this.loginTimer);
     this.loginTimer = null;
-    this.lines.clear();
+    this.intake.clear();
     this.sent.clear();
     this.lane?.miners.delete(this);
     this.lane = null;

@@ -1,69 +1,13 @@
 /**
- * The shared sessions of one target: a fee wallet's sessions, or the main pool's in Pool mode.
- * Each carries 256 miners, told apart by a slot byte after the session's prefix (the nonce's high
- * bytes). Idle fee sessions close after feeIdleMs.
+ * The shared sessions of one target: a fee wallet's sessions, or the main pool's in Pool mode. Each
+ * carries 256 miners, told apart by a slot byte after the session's prefix in the nonce's high bytes
+ * (SlotLanes); idle fee sessions close after feeIdleMs.
  */
+import { SlotLanes } from "../slot-lanes.ts";
 import { Lane, type LaneHost, type LaneMiner } from "./lane.ts";
 
-export class SharedSource {
-  readonly lanes: Lane[] = [];
-
-  constructor(
-    private readonly host: LaneHost,
-    readonly target: string,
-    private readonly user: string,
-    private readonly password: string,
-  ) {}
-
-  /** The lane holding this miner's slot, opening one if every lane has the slot taken. */
-  leaseFor(miner: LaneMiner): Lane {
-    for (const lane of this.lanes) if (lane.slots.get(miner.slot) === miner) return lane;
-    for (const lane of this.lanes) {
-      if (!lane.slots.has(miner.slot)) {
-        lane.slots.set(miner.slot, miner);
-        return lane;
-      }
-    }
-    const lane = new Lane(this.host, this.target, true, this.user, this.password);
-    this.lanes.push(lane);
-    lane.open();
-    lane.slots.set(miner.slot, miner);
-    return lane;
-  }
-
-  release(miner: LaneMiner): void {
-    for (const lane of this.lanes) {
-      if (lane.slots.get(miner.slot) === miner) lane.slots.delete(miner.slot);
-      lane.miners.delete(miner);
-      lane.waiting.delete(miner);
-    }
-  }
-
-  /** Closes lanes nobody mined on for `idleMs`. */
-  sweep(now: number, idleMs: number): void {
-    for (let i = this.lanes.length - 1; i >= 0; i--) {
-      const lane = this.lanes[i] as Lane;
-      if (lane.miners.size > 0 || lane.waiting.size > 0) {
-        lane.lastActive = now;
-        continue;
-      }
-      if (now - lane.lastActive < idleMs) continue;
-      lane.close();
-      lane.slots.clear();
-      this.lanes.splice(i, 1);
-    }
-  }
-
-  rehome(reason: string): void {
-    for (const lane of this.lanes) lane.rehome(reason);
-  }
-
-  close(): void {
-    for (const lane of this.lanes) lane.close();
-    this.lanes.length = 0;
-  }
-
-  get sessions(): number {
-    return this.lanes.length;
+export class SharedSource extends SlotLanes<Lane, LaneMiner> {
+  constructor(host: LaneHost, target: string, user: string, password: string) {
+    super(() => new Lane(host, target, true, user, password));
   }
 }

@@ -35,8 +35,8 @@ export interface ShareTicket {
 export interface UpstreamHandler {
   onSubscribed(u: KaspaUpstream): void;
   onWork(u: KaspaUpstream, work: UpstreamWork): void;
-  /** `healthy`: the session had delivered work */
-  onClosed(u: KaspaUpstream, reason: string, healthy: boolean): void;
+  /** `healthy`: the session had delivered work; `refused` is never set (a subscribe is no login) */
+  onClosed(u: KaspaUpstream, reason: string, healthy: boolean, refused: boolean): void;
 }
 
 export interface UpstreamOptions {
@@ -194,7 +194,7 @@ export class KaspaUpstream {
       else if (p.kind === "authorize") p.resolve(false);
     }
     this.pending.clear();
-    this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB);
+    this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB, false);
   }
 
   private arm(ms: number, reason: string): void {
