@@ -6,16 +6,12 @@
  * logged in or not, so work before the login is kept and handed on once the session is ready.
  * It knows nothing of miners; its Lane decides what to do with work and closures.
  */
-import type { Socket, SocketHandler } from "bun";
-import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
-import { LineWriter } from "../../transport/line-writer.ts";
-import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
-import { parseMessage, requestLine, type StratumId } from "../message.ts";
+import type { Endpoint } from "../../transport/endpoint.ts";
+import { parseMessage } from "../message.ts";
+import { PoolSession } from "../pool-session.ts";
 import { AlphError, AlphErrorCode, readVerdict } from "./errors.ts";
 import { type PoolJob, parseDifficulty, parseNotify, parseSetExtranonce } from "./messages.ts";
 import { AlphMethod } from "./methods.ts";
-
-export type UpstreamState = "connecting" | "login" | "ready" | "closed";
 
 /** Work as the pool sent it, with the session terms in force when it arrived. */
 export interface UpstreamWork {
@@ -49,78 +45,23 @@ type Pending =
   | { kind: "authorize" };
 
 const NO_JOB = "no job from pool in time";
-export const MAX_PENDING_REQUESTS = 4096;
-const expire = (u: AlphUpstream, reason: string): void => u.close(reason);
-let nextUpstreamId = 1;
 
-const HANDLERS: SocketHandler<AlphUpstream> = {
-  handshake: (s) => s.data.begin(s),
-  data: (s, chunk) => s.data.splitter.push(chunk),
-  drain: (s) => s.data.writer?.drain(),
-  close: (s) => s.data.close("closed by pool"),
-  error: (s, e) => s.data.close(`socket error: ${e.message}`),
-  connectError: (s, e) => s.data.close(`connect failed: ${e.message}`),
-};
-
-export class AlphUpstream {
-  readonly id = nextUpstreamId++;
-  state: UpstreamState = "connecting";
+export class AlphUpstream extends PoolSession<Pending> {
   extranonce = "";
   work: UpstreamWork | null = null;
-  readonly splitter = new LineSplitter(MAX_LINE_BYTES, this);
-  writer: LineWriter | null = null;
   private difficulty = 1;
-  private socket: Socket<AlphUpstream> | null = null;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
-  private timer: ReturnType<typeof setTimeout> | null = null;
   private jobs = 0;
-  private retiring: string | null = null;
   private refused = false;
 
   constructor(
-    readonly endpoint: Endpoint,
+    endpoint: Endpoint,
     readonly opts: UpstreamOptions,
     private readonly handler: UpstreamHandler,
-  ) {}
-
-  get label(): string {
-    return endpointText(this.endpoint);
+  ) {
+    super(endpoint, opts.connectTimeoutMs);
   }
 
-  get isReady(): boolean {
-    return this.state === "ready";
-  }
-
-  start(): void {
-    this.arm(this.opts.connectTimeoutMs, "connect/login timeout");
-    Bun.connect<AlphUpstream>({
-      hostname: this.endpoint.host,
-      port: this.endpoint.port,
-      ...(this.endpoint.tls ? { tls: { rejectUnauthorized: false } } : {}),
-      data: this,
-      socket: HANDLERS,
-    }).then(
-      (socket) => {
-        if (!this.endpoint.tls) this.begin(socket);
-      },
-      (e: Error) => this.close(`connect failed: ${e.message}`),
-    );
-  }
-
-  onOverflow(): void {
-    this.close("line too long from pool");
-  }
-
-  begin(socket: Socket<AlphUpstream>): void {
-    if (this.state === "closed") {
-      socket.end();
-      return;
-    }
-    if (this.socket !== null) return;
-    this.socket = socket;
-    this.writer = new LineWriter(socket);
-    this.state = "login";
+  protected hello(): void {
     this.request({ kind: "subscribe" }, AlphMethod.SUBSCRIBE, [this.opts.agent]);
     this.request({ kind: "authorize" }, AlphMethod.AUTHORIZE, [this.opts.user, this.opts.password]);
   }
@@ -131,9 +72,8 @@ export class AlphUpstream {
       ticket.onResult(new AlphError(AlphErrorCode.JOB_NOT_FOUND, "upstream session closed"), 0);
       return;
     }
-    if (this.pending.size >= MAX_PENDING_REQUESTS) {
+    if (!this.hasRoom()) {
       ticket.onResult(new AlphError(AlphErrorCode.OTHER, "pool is not answering"), 0);
-      this.close(`pool left ${MAX_PENDING_REQUESTS} requests unanswered`);
       return;
     }
     const id = this.nextId++;
@@ -148,49 +88,10 @@ export class AlphUpstream {
     this.writer?.write(`{"id":${id},"method":"${AlphMethod.SUBMIT}","params":${JSON.stringify(params)}}\n`);
   }
 
-  /** Stop being the lane's session but stay until the shares already sent are answered. */
-  retire(reason: string, graceMs: number): void {
-    if (this.state === "closed") return;
-    this.retiring = reason;
-    if (this.pendingShares() === 0) {
-      this.close(reason);
-      return;
-    }
-    this.arm(graceMs, reason);
-  }
-
-  private pendingShares(): number {
-    let n = 0;
-    for (const p of this.pending.values()) if (p.kind === "share") n++;
-    return n;
-  }
-
-  close(reason: string): void {
-    if (this.state === "closed") return;
-    this.state = "closed";
-    if (this.timer) clearTimeout(this.timer);
-    this.writer?.close();
-    if (this.writer === null) this.socket?.end();
+  protected ended(reason: string): void {
     const closed = new AlphError(AlphErrorCode.JOB_NOT_FOUND, "upstream session closed");
     for (const p of this.pending.values()) if (p.kind === "share") p.ticket.onResult(closed, 0);
-    this.pending.clear();
     this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB, this.refused);
-  }
-
-  private arm(ms: number, reason: string): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(expire, ms, this, reason);
-  }
-
-  private request(p: Pending, method: string, params: unknown[]): void {
-    const id = this.nextId++;
-    this.pending.set(id, p);
-    this.writer?.write(requestLine(id, method, params));
-  }
-
-  private answerUnsupported(id: StratumId): void {
-    if (id !== null)
-      this.writer?.write(`${JSON.stringify({ id, result: null, error: [20, "unsupported", null] })}\n`);
   }
 
   onLine(line: string): void {
@@ -205,7 +106,7 @@ export class AlphUpstream {
       if (p === undefined) return;
       this.pending.delete(m.id as number);
       this.onResponse(p, m.result, m.error);
-      if (this.retiring !== null && this.pendingShares() === 0) this.close(this.retiring);
+      this.answered();
       return;
     }
     switch (m.method) {

@@ -6,11 +6,9 @@
  *   starts every nonce), mining.extranonce.subscribe, then any number of mining.authorize.
  * It knows nothing of miners; its Lane decides what to do with work and closures.
  */
-import type { Socket, SocketHandler } from "bun";
-import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
-import { LineWriter } from "../../transport/line-writer.ts";
-import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
-import { parsePositional, requestLine, type StratumId } from "../message.ts";
+import type { Endpoint } from "../../transport/endpoint.ts";
+import { parsePositional } from "../message.ts";
+import { PoolSession } from "../pool-session.ts";
 import { EthError, EthErrorCode, readPoolError } from "./errors.ts";
 import {
   parseDifficulty,
@@ -21,8 +19,6 @@ import {
 } from "./messages.ts";
 import { type Dialect, EthproxyMethod, NICEHASH_PROTOCOL, NicehashMethod, WORK_PUSH_ID } from "./methods.ts";
 import { difficultyOfBoundary } from "./target.ts";
-
-export type UpstreamState = "connecting" | "login" | "ready" | "closed";
 
 /** Work as the pool sent it, with the session terms in force when it arrived. */
 export interface UpstreamWork {
@@ -71,18 +67,6 @@ type Pending =
   | { kind: "ignore" };
 
 const NO_JOB = "no job from pool in time";
-export const MAX_PENDING_REQUESTS = 4096;
-const expire = (u: EthUpstream, reason: string): void => u.close(reason);
-let nextUpstreamId = 1;
-
-const HANDLERS: SocketHandler<EthUpstream> = {
-  handshake: (s) => s.data.begin(s),
-  data: (s, chunk) => s.data.onSocketData(chunk),
-  drain: (s) => s.data.onSocketDrain(),
-  close: (s) => s.data.onSocketClose(null),
-  error: (s, e) => s.data.onSocketClose(`socket error: ${e.message}`),
-  connectError: (s, e) => s.data.onSocketClose(`connect failed: ${e.message}`),
-};
 
 /** The rig part of "wallet.rig", sent as ETHPROXY's top-level worker. */
 const rigOf = (user: string): string => {
@@ -90,29 +74,21 @@ const rigOf = (user: string): string => {
   return dot < 0 ? "" : user.slice(dot + 1);
 };
 
-export class EthUpstream {
-  readonly id = nextUpstreamId++;
-  state: UpstreamState = "connecting";
+export class EthUpstream extends PoolSession<Pending> {
   extranonce = "";
   work: UpstreamWork | null = null;
   readonly authorized = new Set<string>();
   private nextDifficulty = 1;
-  private socket: Socket<EthUpstream> | null = null;
-  private readonly splitter = new LineSplitter(MAX_LINE_BYTES, this);
-  private writer: LineWriter | null = null;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
-  private timer: ReturnType<typeof setTimeout> | null = null;
   private jobs = 0;
-  private retiring: string | null = null;
   private refused = false;
   private readonly workerField: string;
 
   constructor(
-    readonly endpoint: Endpoint,
+    endpoint: Endpoint,
     readonly opts: UpstreamOptions,
     private readonly handler: UpstreamHandler,
   ) {
+    super(endpoint, opts.connectTimeoutMs);
     const rig = opts.login === null ? "" : rigOf(opts.login.user);
     this.workerField = rig === "" ? "" : `,"worker":${JSON.stringify(rig)}`;
   }
@@ -121,55 +97,7 @@ export class EthUpstream {
     return this.opts.dialect;
   }
 
-  get label(): string {
-    return endpointText(this.endpoint);
-  }
-
-  get isReady(): boolean {
-    return this.state === "ready";
-  }
-
-  start(): void {
-    this.arm(this.opts.connectTimeoutMs, "connect/login timeout");
-    Bun.connect<EthUpstream>({
-      hostname: this.endpoint.host,
-      port: this.endpoint.port,
-      ...(this.endpoint.tls ? { tls: { rejectUnauthorized: false } } : {}),
-      data: this,
-      socket: HANDLERS,
-    }).then(
-      (socket) => {
-        if (!this.endpoint.tls) this.begin(socket);
-      },
-      (e: Error) => this.close(`connect failed: ${e.message}`),
-    );
-  }
-
-  onOverflow(): void {
-    this.close("line too long from pool");
-  }
-
-  onSocketData(chunk: Uint8Array): void {
-    this.splitter.push(chunk);
-  }
-
-  onSocketDrain(): void {
-    this.writer?.drain();
-  }
-
-  onSocketClose(why: string | null): void {
-    this.close(why ?? "closed by pool");
-  }
-
-  begin(socket: Socket<EthUpstream>): void {
-    if (this.state === "closed") {
-      socket.end();
-      return;
-    }
-    if (this.socket !== null) return;
-    this.socket = socket;
-    this.writer = new LineWriter(socket);
-    this.state = "login";
+  protected hello(): void {
     if (this.dialect === "ethproxy") {
       const login = this.opts.login ?? { user: "", password: "x" };
       this.request({ kind: "login" }, EthproxyMethod.SUBMIT_LOGIN, [login.user, login.password]);
@@ -196,9 +124,8 @@ export class EthUpstream {
       ticket.onResult(new EthError(EthErrorCode.STALE, "upstream session closed"), 0);
       return;
     }
-    if (this.pending.size >= MAX_PENDING_REQUESTS) {
+    if (!this.hasRoom()) {
       ticket.onResult(new EthError(EthErrorCode.OTHER, "pool is not answering"), 0);
-      this.close(`pool left ${MAX_PENDING_REQUESTS} requests unanswered`);
       return;
     }
     const id = this.nextId++;
@@ -224,55 +151,20 @@ export class EthUpstream {
     );
   }
 
-  /** Stop being the lane's session but stay until the shares already sent are answered. */
-  retire(reason: string, graceMs: number): void {
-    if (this.state === "closed") return;
-    this.retiring = reason;
-    if (this.pendingShares() === 0) {
-      this.close(reason);
-      return;
-    }
-    this.arm(graceMs, reason);
-  }
-
-  private pendingShares(): number {
-    let n = 0;
-    for (const p of this.pending.values()) if (p.kind === "share") n++;
-    return n;
-  }
-
-  close(reason: string): void {
-    if (this.state === "closed") return;
-    this.state = "closed";
-    if (this.timer) clearTimeout(this.timer);
-    this.writer?.close();
+  protected ended(reason: string): void {
     const closed = new EthError(EthErrorCode.STALE, "upstream session closed");
     for (const p of this.pending.values()) {
       if (p.kind === "share") p.ticket.onResult(closed, 0);
       else if (p.kind === "authorize") p.resolve(false);
     }
-    this.pending.clear();
     this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB, this.refused);
   }
 
-  private arm(ms: number, reason: string): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(expire, ms, this, reason);
-  }
-
-  private request(p: Pending, method: string, params: unknown[]): void {
-    const id = this.nextId++;
-    this.pending.set(id, p);
-    if (this.dialect === "ethproxy")
-      this.writer?.write(
-        `${JSON.stringify({ id, jsonrpc: "2.0", method, params }).slice(0, -1)}${this.workerField}}\n`,
-      );
-    else this.writer?.write(requestLine(id, method, params));
-  }
-
-  private answerUnsupported(id: StratumId): void {
-    if (id !== null)
-      this.writer?.write(`${JSON.stringify({ id, result: null, error: [20, "unsupported", null] })}\n`);
+  /** ETHPROXY requests carry the rig as a top-level worker. */
+  protected override requestText(id: number, method: string, params: unknown[]): string {
+    return this.dialect === "ethproxy"
+      ? `${JSON.stringify({ id, jsonrpc: "2.0", method, params }).slice(0, -1)}${this.workerField}}\n`
+      : super.requestText(id, method, params);
   }
 
   onLine(line: string): void {
@@ -292,7 +184,7 @@ export class EthUpstream {
       }
       this.pending.delete(m.id as number);
       this.onResponse(p, m.result, m.error);
-      if (this.retiring !== null && this.pendingShares() === 0) this.close(this.retiring);
+      this.answered();
       return;
     }
     if (this.dialect === "ethproxy") {

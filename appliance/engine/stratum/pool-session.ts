@@ -1,0 +1,161 @@
+/**
+ * PoolSession: the socket side every family's upstream session shares. It connects (TLS when the
+ * endpoint says), bounds the pool's lines, keeps a table of pending requests by id, arms one timer
+ * (connect/login, then "no job in time"), and retires: a replaced session stays open until its
+ * pending shares are answered, at most a grace period. A family's upstream says what to send first,
+ * how to read a line, and what a closed session means for its pending requests.
+ */
+import type { Socket, SocketHandler } from "bun";
+import { type Endpoint, endpointText } from "../transport/endpoint.ts";
+import { LineWriter } from "../transport/line-writer.ts";
+import { LineSplitter, MAX_LINE_BYTES } from "./line-codec.ts";
+import { requestLine, type StratumId } from "./message.ts";
+
+export type SessionState = "connecting" | "login" | "ready" | "closed";
+
+/** A pending request: shares are what a retiring session waits for. */
+export interface PendingRequest {
+  readonly kind: string;
+}
+
+/** Requests a pool may leave unanswered before the session is closed. */
+export const MAX_PENDING_REQUESTS = 4096;
+
+const expire = (u: PoolSession<PendingRequest>, reason: string): void => u.close(reason);
+
+const HANDLERS: SocketHandler<PoolSession<PendingRequest>> = {
+  handshake: (s) => s.data.begin(s),
+  data: (s, chunk) => s.data.splitter.push(chunk),
+  drain: (s) => s.data.writer?.drain(),
+  close: (s) => s.data.close("closed by pool"),
+  error: (s, e) => s.data.close(`socket error: ${e.message}`),
+  connectError: (s, e) => s.data.close(`connect failed: ${e.message}`),
+};
+
+export abstract class PoolSession<P extends PendingRequest> {
+  state: SessionState = "connecting";
+  readonly splitter: LineSplitter;
+  writer: LineWriter | null = null;
+  protected readonly pending = new Map<number, P>();
+  protected nextId = 1;
+  /** why the session retires, while it waits for its pending shares */
+  protected retiring: string | null = null;
+  private socket: Socket<PoolSession<P>> | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    readonly endpoint: Endpoint,
+    private readonly connectTimeoutMs: number,
+  ) {
+    this.splitter = new LineSplitter(MAX_LINE_BYTES, this);
+  }
+
+  /** The first requests on a new connection (subscribe, login). */
+  protected abstract hello(): void;
+  /** One line from the pool. */
+  abstract onLine(line: string): void;
+  /** The session closed: answer what is pending (`pending` is cleared afterwards), tell the lane. */
+  protected abstract ended(reason: string): void;
+
+  get label(): string {
+    return endpointText(this.endpoint);
+  }
+
+  get isReady(): boolean {
+    return this.state === "ready";
+  }
+
+  start(): void {
+    this.arm(this.connectTimeoutMs, "connect/login timeout");
+    Bun.connect<PoolSession<P>>({
+      hostname: this.endpoint.host,
+      port: this.endpoint.port,
+      ...(this.endpoint.tls ? { tls: { rejectUnauthorized: false } } : {}),
+      data: this,
+      socket: HANDLERS as SocketHandler<PoolSession<P>>,
+    }).then(
+      (socket) => {
+        if (!this.endpoint.tls) this.begin(socket);
+      },
+      (e: Error) => this.close(`connect failed: ${e.message}`),
+    );
+  }
+
+  onOverflow(): void {
+    this.close("line too long from pool");
+  }
+
+  begin(socket: Socket<PoolSession<P>>): void {
+    if (this.state === "closed") {
+      socket.end();
+      return;
+    }
+    if (this.socket !== null) return;
+    this.socket = socket;
+    this.writer = new LineWriter(socket);
+    this.state = "login";
+    this.hello();
+  }
+
+  /** Stop being the lane's session but stay until the shares already sent are answered. */
+  retire(reason: string, graceMs: number): void {
+    if (this.state === "closed") return;
+    this.retiring = reason;
+    if (this.pendingShares() === 0) {
+      this.close(reason);
+      return;
+    }
+    this.arm(graceMs, reason);
+  }
+
+  /** A response arrived: a retiring session closes once its last share is answered. */
+  protected answered(): void {
+    if (this.retiring !== null && this.pendingShares() === 0) this.close(this.retiring);
+  }
+
+  private pendingShares(): number {
+    let n = 0;
+    for (const p of this.pending.values()) if (p.kind === "share") n++;
+    return n;
+  }
+
+  close(reason: string): void {
+    if (this.state === "closed") return;
+    this.state = "closed";
+    if (this.timer) clearTimeout(this.timer);
+    this.writer?.close();
+    this.ended(reason);
+    this.pending.clear();
+  }
+
+  protected arm(ms: number, reason: string): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(expire, ms, this, reason);
+  }
+
+  /** Sends a request and remembers it under a fresh id. */
+  protected request(p: P, method: string, params: unknown[]): number {
+    const id = this.nextId++;
+    this.pending.set(id, p);
+    this.writer?.write(this.requestText(id, method, params));
+    return id;
+  }
+
+  /** A request line as this family's pools read it. */
+  protected requestText(id: number, method: string, params: unknown[]): string {
+    return requestLine(id, method, params);
+  }
+
+  /** A request from the pool the session does not serve. */
+  protected answerUnsupported(id: StratumId): void {
+    if (id !== null)
+      this.writer?.write(`${JSON.stringify({ id, result: null, error: [20, "unsupported", null] })}\n`);
+  }
+
+  /** Room for one more request, else the pool is not answering and the session closes. */
+  protected hasRoom(): boolean {
+    if (this.pending.size < MAX_PENDING_REQUESTS) return true;
+    this.close(`pool left ${MAX_PENDING_REQUESTS} requests unanswered`);
+    return false;
+  }
+}
