@@ -3,16 +3,13 @@
  * miner in Efficient mode, shared in Pool mode, shared per fee wallet) and the slot bytes that let
  * one pool session carry 256 miners, each under the session's nonce prefix followed by its slot.
  */
-import type { EngineTiming, LogLevel } from "../../../domain/engine.ts";
-import type { Port } from "../../../domain/port.ts";
-import type { DeviceRegistry } from "../../../stats/device-registry.ts";
+import type { LogLevel } from "../../../domain/engine.ts";
 import { MAIN } from "../../../stats/work-split.ts";
-import type { FeeScheduler } from "../../fee/scheduler.ts";
-import type { ModeStrategy } from "../../modes/mode.ts";
 import { joinUser } from "../../rewrite.ts";
 import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
-import type { FamilyRuntime, MinerConnection, PortContext } from "../family.ts";
+import type { FamilyRuntime, MinerConnection } from "../family.ts";
+import { PortView } from "../port-view.ts";
 import { SlotBytes } from "../slot-bytes.ts";
 import { SlotLanes } from "../slot-lanes.ts";
 import { Lane, type LaneHost, type LaneMiner } from "./lane.ts";
@@ -25,7 +22,7 @@ type SharedLanes = SlotLanes<Lane, LaneMiner>;
 /** Distinct once-only log messages remembered per port (a bound, not an expected count). */
 const MAX_LOGGED_ONCE = 1024;
 
-export class KawpowRuntime implements FamilyRuntime, MinerHost, LaneHost {
+export class KawpowRuntime extends PortView implements FamilyRuntime, MinerHost, LaneHost {
   readonly miners = new Set<KawMinerSession>();
   private poolMain: SharedLanes | null = null;
   private readonly feeSources = new Map<string, SharedLanes>();
@@ -33,47 +30,10 @@ export class KawpowRuntime implements FamilyRuntime, MinerHost, LaneHost {
   private readonly slots = new SlotBytes();
   private readonly loggedOnce = new Set<string>();
 
-  constructor(private readonly ctx: PortContext) {}
-
-  // ---- the port's context, as sessions and lanes read it ----
-
-  get portId(): number {
-    return this.ctx.portId;
-  }
-  get config(): Port {
-    return this.ctx.config;
-  }
-  get category(): string {
-    return this.ctx.category;
-  }
-  get factor(): number {
-    return this.ctx.factor;
-  }
-  get mode(): ModeStrategy {
-    return this.ctx.mode;
-  }
-  get fee(): FeeScheduler {
-    return this.ctx.fee;
-  }
-  get registry(): DeviceRegistry {
-    return this.ctx.registry;
-  }
-  get timing(): EngineTiming {
-    return this.ctx.timing;
-  }
-  get backoffMs(): number {
-    return this.ctx.timing.reconnectBackoffMs;
-  }
-  log(level: LogLevel, message: string): void {
-    this.ctx.log(level, message);
-  }
   logOnce(key: string, level: LogLevel, message: string): void {
     if (this.loggedOnce.has(key) || this.loggedOnce.size >= MAX_LOGGED_ONCE) return;
     this.loggedOnce.add(key);
     this.ctx.log(level, message);
-  }
-  isWalletBanned(wallet: string): boolean {
-    return this.ctx.isWalletBanned(wallet);
   }
 
   // ---- FamilyRuntime ----
