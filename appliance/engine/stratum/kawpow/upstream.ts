@@ -6,18 +6,14 @@
  * put the worker's vardiff target there), the last set_target serves a notify without one.
  * It knows nothing of miners; its Lane decides what to do with work and closures.
  */
-import type { Socket, SocketHandler } from "bun";
-import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
-import { LineWriter } from "../../transport/line-writer.ts";
+import type { Endpoint } from "../../transport/endpoint.ts";
 import { ErrorCode, readPoolError, StratumError } from "../bitcoin/errors.ts";
 import { intern } from "../intern.ts";
-import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
-import { errorLine, parsePositional, requestLine, type StratumId } from "../message.ts";
+import { parsePositional } from "../message.ts";
+import { PoolSession } from "../pool-session.ts";
 import { parseNotify, parseSetExtranonce, parseSetTarget, parseSubscribeResult } from "./messages.ts";
 import { KawpowMethod } from "./methods.ts";
 import { difficultyOfTarget } from "./target.ts";
-
-export type UpstreamState = "connecting" | "subscribe" | "ready" | "closed";
 
 /** Work as the pool sent it, with the session terms in force when it arrived. */
 export interface UpstreamWork {
@@ -62,92 +58,25 @@ type Pending =
   | { kind: "ignore" };
 
 const NO_JOB = "no job from pool in time";
-export const MAX_PENDING_REQUESTS = 4096;
 /** what a pool's session is asked for when it sends no target at all: any hash is a share */
 const NO_TARGET = "f".repeat(64);
-const expire = (u: KawUpstream, reason: string): void => u.close(reason);
-let nextUpstreamId = 1;
 
-const HANDLERS: SocketHandler<KawUpstream> = {
-  handshake: (s) => s.data.begin(s),
-  data: (s, chunk) => s.data.onSocketData(chunk),
-  drain: (s) => s.data.onSocketDrain(),
-  close: (s) => s.data.onSocketClose(null),
-  error: (s, e) => s.data.onSocketClose(`socket error: ${e.message}`),
-  connectError: (s, e) => s.data.onSocketClose(`connect failed: ${e.message}`),
-};
-
-export class KawUpstream {
-  readonly id = nextUpstreamId++;
-  state: UpstreamState = "connecting";
+export class KawUpstream extends PoolSession<Pending> {
   extranonce = "";
   work: UpstreamWork | null = null;
   readonly authorized = new Set<string>();
   private lastTarget: string | null = null;
-  private socket: Socket<KawUpstream> | null = null;
-  private readonly splitter = new LineSplitter(MAX_LINE_BYTES, this);
-  private writer: LineWriter | null = null;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
-  private timer: ReturnType<typeof setTimeout> | null = null;
   private jobs = 0;
-  private retiring: string | null = null;
 
   constructor(
-    readonly endpoint: Endpoint,
+    endpoint: Endpoint,
     readonly opts: UpstreamOptions,
     private readonly handler: UpstreamHandler,
-  ) {}
-
-  get label(): string {
-    return endpointText(this.endpoint);
+  ) {
+    super(endpoint, opts.connectTimeoutMs);
   }
 
-  get isReady(): boolean {
-    return this.state === "ready";
-  }
-
-  start(): void {
-    this.arm(this.opts.connectTimeoutMs, "connect/subscribe timeout");
-    Bun.connect<KawUpstream>({
-      hostname: this.endpoint.host,
-      port: this.endpoint.port,
-      ...(this.endpoint.tls ? { tls: { rejectUnauthorized: false } } : {}),
-      data: this,
-      socket: HANDLERS,
-    }).then(
-      (socket) => {
-        if (!this.endpoint.tls) this.begin(socket);
-      },
-      (e: Error) => this.close(`connect failed: ${e.message}`),
-    );
-  }
-
-  onOverflow(): void {
-    this.close("line too long from pool");
-  }
-
-  onSocketData(chunk: Uint8Array): void {
-    this.splitter.push(chunk);
-  }
-
-  onSocketDrain(): void {
-    this.writer?.drain();
-  }
-
-  onSocketClose(why: string | null): void {
-    this.close(why ?? "closed by pool");
-  }
-
-  begin(socket: Socket<KawUpstream>): void {
-    if (this.state === "closed") {
-      socket.end();
-      return;
-    }
-    if (this.socket !== null) return;
-    this.socket = socket;
-    this.writer = new LineWriter(socket);
-    this.state = "subscribe";
+  protected hello(): void {
     this.request({ kind: "subscribe" }, KawpowMethod.SUBSCRIBE, [
       this.opts.agent,
       null,
@@ -178,9 +107,8 @@ export class KawUpstream {
       ticket.onResult(new StratumError(ErrorCode.STALE, "upstream session closed"), 0);
       return;
     }
-    if (this.pending.size >= MAX_PENDING_REQUESTS) {
+    if (!this.hasRoom()) {
       ticket.onResult(new StratumError(ErrorCode.OTHER, "pool is not answering"), 0);
-      this.close(`pool left ${MAX_PENDING_REQUESTS} requests unanswered`);
       return;
     }
     const id = this.nextId++;
@@ -191,50 +119,13 @@ export class KawUpstream {
     );
   }
 
-  /** Stop being the lane's session but stay until the shares already sent are answered. */
-  retire(reason: string, graceMs: number): void {
-    if (this.state === "closed") return;
-    this.retiring = reason;
-    if (this.pendingShares() === 0) {
-      this.close(reason);
-      return;
-    }
-    this.arm(graceMs, reason);
-  }
-
-  private pendingShares(): number {
-    let n = 0;
-    for (const p of this.pending.values()) if (p.kind === "share") n++;
-    return n;
-  }
-
-  close(reason: string): void {
-    if (this.state === "closed") return;
-    this.state = "closed";
-    if (this.timer) clearTimeout(this.timer);
-    this.writer?.close();
+  protected ended(reason: string): void {
     const closed = new StratumError(ErrorCode.STALE, "upstream session closed");
     for (const p of this.pending.values()) {
       if (p.kind === "share") p.ticket.onResult(closed, 0);
       else if (p.kind === "authorize") p.resolve(false);
     }
-    this.pending.clear();
     this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB, false);
-  }
-
-  private arm(ms: number, reason: string): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(expire, ms, this, reason);
-  }
-
-  private request(p: Pending, method: string, params: unknown[]): void {
-    const id = this.nextId++;
-    this.pending.set(id, p);
-    this.writer?.write(requestLine(id, method, params));
-  }
-
-  private answerUnsupported(id: StratumId): void {
-    if (id !== null) this.writer?.write(errorLine(id, [20, "unsupported", null]));
   }
 
   onLine(line: string): void {
@@ -249,7 +140,7 @@ export class KawUpstream {
       if (p === undefined) return;
       this.pending.delete(m.id as number);
       this.onResponse(p, m.result, m.error);
-      if (this.retiring !== null && this.pendingShares() === 0) this.close(this.retiring);
+      this.answered();
       return;
     }
     switch (m.method) {
