@@ -17,6 +17,7 @@ const BENCHES = [
   "bench/engine/fee-matrix.ts",
   "bench/engine/family.ts ethereum",
   "bench/engine/family.ts cryptonote",
+  "bench/engine/family.ts kaspa",
   "bench/engine/family.ts alephium",
   "bench/engine/family.ts kawpow",
   "bench/engine/family.ts passthrough",

@@ -22,10 +22,18 @@ import {
 import { ALEPHIUM_KIT } from "./kit-alephium.ts";
 import { CRYPTONOTE_KIT } from "./kit-cryptonote.ts";
 import { ETHEREUM_KIT } from "./kit-ethereum.ts";
+import { KASPA_KIT } from "./kit-kaspa.ts";
 import { KAWPOW_KIT } from "./kit-kawpow.ts";
 import { PASSTHROUGH_KIT } from "./kit-passthrough.ts";
 
-const KITS: FamilyKit[] = [ETHEREUM_KIT, CRYPTONOTE_KIT, ALEPHIUM_KIT, KAWPOW_KIT, PASSTHROUGH_KIT];
+const KITS: FamilyKit[] = [
+  ETHEREUM_KIT,
+  CRYPTONOTE_KIT,
+  ALEPHIUM_KIT,
+  KAWPOW_KIT,
+  PASSTHROUGH_KIT,
+  KASPA_KIT,
+];
 /** Pool mode holds one socket per miner, Efficient two; 9,000 keeps Efficient under 20,000 descriptors. */
 const MINERS: Record<BenchMode, number> = { Pool: 10_000, Efficient: 9_000 };
 /** a scenario that has not finished by then is stuck (a miner never got a job): give up on it */

@@ -29,16 +29,24 @@ export class KaspaJob {
   }
 
   /**
-   * mining.notify in the miner's form, built once per form by hand: the u64 words must reach the
-   * miner as the exact integers, which JSON.stringify of a number cannot guarantee above 2^53.
+   * mining.notify in the miner's form, built by hand: the u64 words must reach the miner as the
+   * exact integers, which JSON.stringify of a number cannot guarantee above 2^53. A shared session's
+   * line is built once per form; a dedicated session's job goes to one miner, so keeping its line
+   * would only hold memory for as long as the miner keeps the job.
    */
   notifyLine(form: NotifyForm): string {
-    if (form === "hex") {
-      this.hexLine ??= `{"id":null,"method":"${KaspaMethod.NOTIFY}","params":["${this.jobId}","${this.work.prePow}${leHex(this.work.timestamp)}"]}\n`;
-      return this.hexLine;
-    }
-    this.u64Line ??= `{"id":null,"method":"${KaspaMethod.NOTIFY}","params":["${this.jobId}",[${wordsOfPrePow(this.work.prePow).join(",")}],${this.work.timestamp}]}\n`;
-    return this.u64Line;
+    const cached = form === "hex" ? this.hexLine : this.u64Line;
+    if (cached !== null) return cached;
+    const w = this.work;
+    const params =
+      form === "hex"
+        ? `"${w.prePow}${leHex(w.timestamp)}"`
+        : `[${wordsOfPrePow(w.prePow).join(",")}],${w.timestamp}`;
+    const line = `{"id":null,"method":"${KaspaMethod.NOTIFY}","params":["${this.jobId}",${params}]}\n`;
+    if (!this.origin.shared) return line;
+    if (form === "hex") this.hexLine = line;
+    else this.u64Line = line;
+    return line;
   }
 }
 

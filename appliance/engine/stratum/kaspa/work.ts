@@ -7,40 +7,38 @@
 
 const U64_MAX = (1n << 64n) - 1n;
 
-/** The four u64 words (decimal text, little-endian reads of the hash) → the hash as hex. */
+/**
+ * The four u64 words (decimal text, little-endian reads of the hash) → the hash as hex. Built from
+ * bytes in one piece: a string grown by += is a rope of many cells, and jobs keep this one.
+ */
 export function prePowFromWords(words: readonly string[]): string | null {
   if (words.length !== 4) return null;
-  let hex = "";
-  for (const w of words) {
-    const v = BigInt(w);
+  const bytes = new Uint8Array(32);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < 4; i++) {
+    const v = BigInt(words[i] as string);
     if (v > U64_MAX) return null;
-    hex += leHex(v);
+    view.setBigUint64(i * 8, v, true);
   }
-  return hex;
+  return Buffer.from(bytes).toString("hex");
 }
 
 /** The hash as hex → its four little-endian u64 words as decimal text. */
 export function wordsOfPrePow(prePow: string): string[] {
-  const words: string[] = [];
-  for (let i = 0; i < 4; i++) words.push(fromLeHex(prePow.slice(i * 16, i * 16 + 16)).toString());
-  return words;
+  const b = Buffer.from(prePow, "hex");
+  const view = new DataView(b.buffer, b.byteOffset, 32);
+  return [0, 1, 2, 3].map((i) => view.getBigUint64(i * 8, true).toString());
 }
 
 /** A u64 as 16 hex digits, least significant byte first. */
 export function leHex(v: bigint): string {
-  let out = "";
-  for (let i = 0; i < 8; i++)
-    out += Number((v >> BigInt(8 * i)) & 0xffn)
-      .toString(16)
-      .padStart(2, "0");
-  return out;
+  const bytes = new Uint8Array(8);
+  new DataView(bytes.buffer).setBigUint64(0, v, true);
+  return Buffer.from(bytes).toString("hex");
 }
 
 /** 16 hex digits, least significant byte first → the u64. */
 export function fromLeHex(hex: string): bigint {
-  let v = 0n;
-  for (let i = 7; i >= 0; i--) v = (v << 8n) | BigInt(Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16));
-  return v;
+  const b = Buffer.from(hex, "hex");
+  return new DataView(b.buffer, b.byteOffset, 8).getBigUint64(0, true);
 }
-
-export const isU64 = (v: bigint): boolean => v >= 0n && v <= U64_MAX;
