@@ -1,20 +1,17 @@
 /**
- * KaspaUpstream: one session to a Kaspa pool (protocols.md §D). mining.subscribe [agent,
- * "EthereumStratum/1.0.0"], mining.extranonce.subscribe, then any number of mining.authorize; the
- * pool gives the prefix in the subscribe answer (Bitmain shape) or in mining.set_extranonce, and
- * sends mining.set_difficulty and mining.notify in either form. A share goes up as [user, pool job
- * id, the full 16-hex nonce]. It knows nothing of miners; its Lane decides what to do with work.
+ * KaspaUpstream: one session to a Kaspa pool (protocols.md §D); the socket, the pending table and
+ * retiring are PoolSession's. mining.subscribe [agent, "EthereumStratum/1.0.0"],
+ * mining.extranonce.subscribe, then any number of mining.authorize; the pool gives the prefix in
+ * the subscribe answer (Bitmain shape) or in mining.set_extranonce, and sends mining.set_difficulty
+ * and mining.notify in either form. A share goes up as [user, pool job id, the full 16-hex nonce].
+ * It knows nothing of miners; its Lane decides what to do with work.
  */
-import type { Socket, SocketHandler } from "bun";
-import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
-import { LineWriter } from "../../transport/line-writer.ts";
+import type { Endpoint } from "../../transport/endpoint.ts";
 import { EthError, EthErrorCode, readPoolError } from "../ethereum/errors.ts";
-import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
-import { parsePositional, requestLine, type StratumId } from "../message.ts";
+import { parsePositional } from "../message.ts";
+import { PoolSession } from "../pool-session.ts";
 import { parseDifficulty, parseNotify, parseSetExtranonce, parseSubscribeResult } from "./messages.ts";
 import { KASPA_PROTOCOL, KaspaMethod } from "./methods.ts";
-
-export type UpstreamState = "connecting" | "login" | "ready" | "closed";
 
 /** Work as the pool sent it, with the session terms in force when it arrived. */
 export interface UpstreamWork {
@@ -52,89 +49,22 @@ type Pending =
   | { kind: "ignore" };
 
 const NO_JOB = "no job from pool in time";
-export const MAX_PENDING_REQUESTS = 4096;
-const expire = (u: KaspaUpstream, reason: string): void => u.close(reason);
-let nextUpstreamId = 1;
 
-const HANDLERS: SocketHandler<KaspaUpstream> = {
-  handshake: (s) => s.data.begin(s),
-  data: (s, chunk) => s.data.onSocketData(chunk),
-  drain: (s) => s.data.onSocketDrain(),
-  close: (s) => s.data.onSocketClose(null),
-  error: (s, e) => s.data.onSocketClose(`socket error: ${e.message}`),
-  connectError: (s, e) => s.data.onSocketClose(`connect failed: ${e.message}`),
-};
-
-export class KaspaUpstream {
-  readonly id = nextUpstreamId++;
-  state: UpstreamState = "connecting";
+export class KaspaUpstream extends PoolSession<Pending> {
   extranonce = "";
   readonly authorized = new Set<string>();
   private nextDifficulty = 1;
-  private socket: Socket<KaspaUpstream> | null = null;
-  private readonly splitter = new LineSplitter(MAX_LINE_BYTES, this);
-  private writer: LineWriter | null = null;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
-  private timer: ReturnType<typeof setTimeout> | null = null;
   private jobs = 0;
-  private retiring: string | null = null;
 
   constructor(
-    readonly endpoint: Endpoint,
+    endpoint: Endpoint,
     readonly opts: UpstreamOptions,
     private readonly handler: UpstreamHandler,
-  ) {}
-
-  get label(): string {
-    return endpointText(this.endpoint);
+  ) {
+    super(endpoint, opts.connectTimeoutMs);
   }
 
-  get isReady(): boolean {
-    return this.state === "ready";
-  }
-
-  start(): void {
-    this.arm(this.opts.connectTimeoutMs, "connect/subscribe timeout");
-    Bun.connect<KaspaUpstream>({
-      hostname: this.endpoint.host,
-      port: this.endpoint.port,
-      ...(this.endpoint.tls ? { tls: { rejectUnauthorized: false } } : {}),
-      data: this,
-      socket: HANDLERS,
-    }).then(
-      (socket) => {
-        if (!this.endpoint.tls) this.begin(socket);
-      },
-      (e: Error) => this.close(`connect failed: ${e.message}`),
-    );
-  }
-
-  onOverflow(): void {
-    this.close("line too long from pool");
-  }
-
-  onSocketData(chunk: Uint8Array): void {
-    this.splitter.push(chunk);
-  }
-
-  onSocketDrain(): void {
-    this.writer?.drain();
-  }
-
-  onSocketClose(why: string | null): void {
-    this.close(why ?? "closed by pool");
-  }
-
-  begin(socket: Socket<KaspaUpstream>): void {
-    if (this.state === "closed") {
-      socket.end();
-      return;
-    }
-    if (this.socket !== null) return;
-    this.socket = socket;
-    this.writer = new LineWriter(socket);
-    this.state = "login";
+  protected hello(): void {
     this.request({ kind: "subscribe" }, KaspaMethod.SUBSCRIBE, [this.opts.agent, KASPA_PROTOCOL]);
   }
 
@@ -153,9 +83,8 @@ export class KaspaUpstream {
       ticket.onResult(new EthError(EthErrorCode.STALE, "upstream session closed"), 0);
       return;
     }
-    if (this.pending.size >= MAX_PENDING_REQUESTS) {
+    if (!this.hasRoom()) {
       ticket.onResult(new EthError(EthErrorCode.OTHER, "pool is not answering"), 0);
-      this.close(`pool left ${MAX_PENDING_REQUESTS} requests unanswered`);
       return;
     }
     const id = this.nextId++;
@@ -166,51 +95,13 @@ export class KaspaUpstream {
     );
   }
 
-  /** Stop being the lane's session but stay until the shares already sent are answered. */
-  retire(reason: string, graceMs: number): void {
-    if (this.state === "closed") return;
-    this.retiring = reason;
-    if (this.pendingShares() === 0) {
-      this.close(reason);
-      return;
-    }
-    this.arm(graceMs, reason);
-  }
-
-  private pendingShares(): number {
-    let n = 0;
-    for (const p of this.pending.values()) if (p.kind === "share") n++;
-    return n;
-  }
-
-  close(reason: string): void {
-    if (this.state === "closed") return;
-    this.state = "closed";
-    if (this.timer) clearTimeout(this.timer);
-    this.writer?.close();
+  protected ended(reason: string): void {
     const closed = new EthError(EthErrorCode.STALE, "upstream session closed");
     for (const p of this.pending.values()) {
       if (p.kind === "share") p.ticket.onResult(closed, 0);
       else if (p.kind === "authorize") p.resolve(false);
     }
-    this.pending.clear();
     this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB, false);
-  }
-
-  private arm(ms: number, reason: string): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(expire, ms, this, reason);
-  }
-
-  private request(p: Pending, method: string, params: unknown[]): void {
-    const id = this.nextId++;
-    this.pending.set(id, p);
-    this.writer?.write(requestLine(id, method, params));
-  }
-
-  private answerUnsupported(id: StratumId): void {
-    if (id !== null)
-      this.writer?.write(`${JSON.stringify({ id, result: null, error: [20, "unsupported", null] })}\n`);
   }
 
   onLine(line: string): void {
@@ -225,7 +116,7 @@ export class KaspaUpstream {
       if (p === undefined) return;
       this.pending.delete(m.id as number);
       this.onResponse(p, m.result, m.error);
-      if (this.retiring !== null && this.pendingShares() === 0) this.close(this.retiring);
+      this.answered();
       return;
     }
     switch (m.method) {
