@@ -6,39 +6,14 @@
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { ProxyMode } from "../../appliance/domain/port.ts";
+import { closeAll, engine, kawPort, miner, pool } from "../support/kawpow/e2e-fixture.ts";
 import { standInHash } from "../support/kawpow/stand-in-pow.ts";
-import { TestKawMiner, type TestKawMinerOptions } from "../support/kawpow/test-miner.ts";
-import { TestKawPool, type TestKawPoolOptions } from "../support/kawpow/test-pool.ts";
-import { feeWallet, makeEngine, makePort, until } from "../support/stratum/port-fixture.ts";
+import { feeWallet, until } from "../support/stratum/port-fixture.ts";
 import { RawClient } from "../support/stratum/raw-client.ts";
 
 setDefaultTimeout(60_000);
 
-const cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-async function pool(opts: TestKawPoolOptions = {}): Promise<TestKawPool> {
-  const p = await TestKawPool.start(opts);
-  cleanup.push(() => p.stop());
-  return p;
-}
-
-function engine() {
-  const t = makeEngine();
-  cleanup.push(() => t.engine.shutdown());
-  return t;
-}
-
-function miner(port: number, opts: Omit<TestKawMinerOptions, "port">): TestKawMiner {
-  const m = TestKawMiner.start({ port, ...opts });
-  cleanup.push(() => m.stop());
-  return m;
-}
-
-const kawPort = (over: Parameters<typeof makePort>[0]) =>
-  makePort({ currency: "RVN", category: "kawpow", ...over });
+afterEach(closeAll);
 
 /** Slow enough (≈4096 stand-in hashes a share) for the fee scheduler to move miners between shares. */
 const FEE_DIFFICULTY = 2 ** -20;
