@@ -92,6 +92,24 @@ describe("fee edges", () => {
   });
 });
 
+describe("logins", () => {
+  test("Efficient: the pool's refusal of a miner's own login is passed on at once and is no pool failure", async () => {
+    const a = pool();
+    const b = pool();
+    const t = engine();
+    const port = alphPort({ pool_address: a.address, pool_address2: b.address });
+    const listen = await t.start(port);
+    const refused = await miner(listen, { user: "banned.rig" }).done;
+    expect(refused.loggedIn).toBe(false);
+    expect(refused.loginError).toContain("invalid worker");
+    // the port stays on its main pool: the next miner logs in there
+    const ok = await miner(listen, { user: "wal.rig", maxShares: 2 }).done;
+    expect(ok.accepted).toBe(2);
+    expect(a.workers.get("wal.rig")?.shares).toBe(2);
+    expect(b.connectionsOpened).toBe(0);
+  });
+});
+
 describe("hostile input", () => {
   const code = (c: RawClient, id: number): unknown => (c.answer(id)?.error as unknown[] | undefined)?.[0];
   const message = (c: RawClient, id: number): unknown => (c.answer(id)?.error as unknown[] | undefined)?.[1];

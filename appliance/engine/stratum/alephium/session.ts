@@ -20,6 +20,7 @@ import type { MinerConnection } from "../family.ts";
 import { intern } from "../intern.ts";
 import { parseMessage, requestLine, type StratumId, type StratumParams } from "../message.ts";
 import { type IntakeOwner, MinerIntake } from "../miner-intake.ts";
+import { hashrateProtected, shareAnswered, shareSent } from "../share-accounting.ts";
 import { AlphError, AlphErrorCode, STALE_JOB } from "./errors.ts";
 import type { AlphJob } from "./job.ts";
 import { MinerJobs } from "./job.ts";
@@ -268,11 +269,8 @@ export class AlphMinerSession implements LaneMiner, MinerConnection, IntakeOwner
     const seat = this.seat as FeeSeat;
     const device = this.device as DeviceRecord;
     const fee = this.host.fee;
-    seat.group.submitted(seat, target, work, fee.now());
-    device.split.addInflight(target, work);
-    seat.group.ledger.addInflight(target, work);
-    device.lastSubmitAt = Date.now();
-    job.upstream.submit(entry.pool, s.nonce, new Share(this, id, target, work, device, seat.group.ledger));
+    const ledger = shareSent(fee, seat, device, target, work);
+    job.upstream.submit(entry.pool, s.nonce, new Share(this, id, target, work, device, ledger));
   }
 
   private localVerdict(id: StratumId, outcome: ShareOutcome, error: AlphError): void {
@@ -282,13 +280,8 @@ export class AlphMinerSession implements LaneMiner, MinerConnection, IntakeOwner
   }
 
   onShareResult(share: Share, error: AlphError | null, latencyMs: number): void {
-    const d = share.device;
-    d.split.settleInflight(share.target, share.work);
-    share.ledger.settleInflight(share.target, share.work);
     const outcome: ShareOutcome = error === null ? "valid" : error.stale ? "stale" : "invalid";
-    const counted = !this.isProtected();
-    this.host.registry.result(d, outcome, share.target, share.work, latencyMs, counted, Date.now());
-    if (counted && outcome === "valid") share.ledger.credit(share.target, share.work);
+    shareAnswered(this.host.registry, share, outcome, latencyMs, !this.isProtected());
     if (this.state === "closed") return;
     if (error === null || this.host.config.setting.fr === 1) this.answer(share.requestId, true);
     else this.refuse(share.requestId, error);
@@ -297,10 +290,12 @@ export class AlphMinerSession implements LaneMiner, MinerConnection, IntakeOwner
 
   /** Hashrate protection (setting.lj), as in docs/engine.md. */
   isProtected(): boolean {
-    if (this.host.config.setting.lj !== 1) return false;
-    const now = Date.now();
-    const p = this.host.timing.protectMs;
-    return now - this.connectedAt < p || (this.main !== null && now - this.main.sessionSince < p);
+    return hashrateProtected(
+      this.host.config,
+      this.host.timing,
+      this.connectedAt,
+      this.main?.sessionSince ?? null,
+    );
   }
 
   reconsider(): void {

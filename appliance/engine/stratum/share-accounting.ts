@@ -1,0 +1,65 @@
+/**
+ * The fee ledgers' side of a share, the same in every family that moves miners for fee: a share
+ * enters as in-flight work for the target that issued its job (the device's split, its fee group's
+ * ledger and rate), and its answer settles that work, counts the outcome and, unless hashrate
+ * protection holds, credits accepted work (docs/engine.md, "Fee accounting").
+ */
+import type { EngineTiming } from "../../domain/engine.ts";
+import type { Port } from "../../domain/port.ts";
+import type { DeviceRecord, DeviceRegistry, ShareOutcome } from "../../stats/device-registry.ts";
+import type { WorkSplit } from "../../stats/work-split.ts";
+import type { FeeSeat } from "../fee/fee-group.ts";
+import type { FeeScheduler } from "../fee/scheduler.ts";
+
+/** A share sent to `target`'s pool: in flight until answered; returns the ledger its answer settles. */
+export function shareSent(
+  fee: FeeScheduler,
+  seat: FeeSeat,
+  device: DeviceRecord,
+  target: string,
+  work: number,
+): WorkSplit {
+  seat.group.submitted(seat, target, work, fee.now());
+  device.split.addInflight(target, work);
+  seat.group.ledger.addInflight(target, work);
+  device.lastSubmitAt = Date.now();
+  return seat.group.ledger;
+}
+
+/** What a pool's answer settles. */
+export interface AnsweredShare {
+  readonly device: DeviceRecord;
+  readonly ledger: WorkSplit;
+  readonly target: string;
+  readonly work: number;
+}
+
+/** The pool answered a share; `counted`: not under hashrate protection. */
+export function shareAnswered(
+  registry: DeviceRegistry,
+  share: AnsweredShare,
+  outcome: ShareOutcome,
+  latencyMs: number,
+  counted: boolean,
+): void {
+  share.device.split.settleInflight(share.target, share.work);
+  share.ledger.settleInflight(share.target, share.work);
+  registry.result(share.device, outcome, share.target, share.work, latencyMs, counted, Date.now());
+  if (counted && outcome === "valid") share.ledger.credit(share.target, share.work);
+}
+
+/**
+ * Hashrate protection (setting.lj): a device younger than protectMs, or whose main session started
+ * less than protectMs ago, is neither diverted nor entered in the fee ledgers.
+ */
+export function hashrateProtected(
+  config: Port,
+  timing: EngineTiming,
+  connectedAt: number,
+  mainSessionSince: number | null,
+): boolean {
+  if (config.setting.lj !== 1) return false;
+  const now = Date.now();
+  const p = timing.protectMs;
+  return now - connectedAt < p || (mainSessionSince !== null && now - mainSessionSince < p);
+}
