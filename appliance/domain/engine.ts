@@ -24,10 +24,11 @@ export interface EngineControl {
   /** time to log in to a pool, the way the coin's family does (`category`; null: Bitcoin stratum) */
   ping(address: string, connType: number, timeoutMs: number, category?: string | null): Promise<number>;
   /**
-   * Per-device fee ratio override (spec §4, priority device > wallet > port); null clears it.
+   * Per-device fee ratio override (spec §4, priority device > wallet > port); null clears it. A device
+   * is named by its miner wallet and worker name, so the override reaches it again after a restart.
    * The override only takes effect on a port whose fee wallets have a ratio.
    */
-  setDeviceRatio(portId: number, workerId: string, ratio: number | null): void;
+  setDeviceRatio(portId: number, wallet: string, name: string, ratio: number | null): void;
   /** Per-miner-wallet fee ratio override on a port; null restores the port's ratio. */
   setWalletRatio(portId: number, wallet: string, ratio: number | null): void;
   shutdown(): Promise<void>;

@@ -151,12 +151,13 @@ export const PORT_MIN = 1;
 export const PORT_MAX = 65534;
 
 /**
- * A fee ratio set for one miner wallet (worker "") or one device (worker = the engine's device id,
- * wallet ""), replacing the port's ratio for it (spec §4: device > wallet > port).
+ * A fee ratio set for one miner wallet (worker null: every device of the wallet) or one device (the
+ * wallet and worker name it logs in with, which outlive a restart), replacing the port's ratio for
+ * it (spec §4: device > wallet > port).
  */
 export interface RatioOverride {
   wallet: string;
-  worker: string;
+  worker: string | null;
   /** 0 to 1 */
   ratio: number;
 }

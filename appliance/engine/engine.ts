@@ -5,6 +5,7 @@
 import type { EngineControl, EngineDeps, EngineTiming, LiveStats } from "../domain/engine.ts";
 import type { Port, PortRunState, PortStat } from "../domain/port.ts";
 import { DeviceRegistry } from "../stats/device-registry.ts";
+import { deviceOverrideKey } from "./fee/targets.ts";
 import { EngineLiveStats } from "./live-stats.ts";
 import { pingUpstream } from "./ping.ts";
 import { ProxyPort } from "./port.ts";
@@ -23,6 +24,13 @@ export const DEFAULT_TIMING: EngineTiming = {
 
 const MINUTE = 60_000;
 
+/** A ratio override as the engine keeps it for ports not running yet; name null: the whole wallet. */
+interface RememberedOverride {
+  wallet: string;
+  name: string | null;
+  ratio: number | null;
+}
+
 export class Engine implements EngineControl {
   readonly registry = new DeviceRegistry();
   readonly live: LiveStats;
@@ -33,8 +41,8 @@ export class Engine implements EngineControl {
   private readonly busy = new Map<number, number>();
   private readonly ticker: ReturnType<typeof setInterval>;
   private feeHoldMs = 0;
-  /** per port, "d:<device id>" or "w:<wallet>" → ratio */
-  private readonly overrides = new Map<number, Map<string, number>>();
+  /** per port, each override by its key (deviceOverrideKey or "w:" + wallet) */
+  private readonly overrides = new Map<number, Map<string, RememberedOverride>>();
 
   constructor(private readonly deps: EngineDeps) {
     this.timing = { ...DEFAULT_TIMING, ...deps.timing };
@@ -128,16 +136,16 @@ export class Engine implements EngineControl {
     for (const p of this.ports.values()) p.fee.holdMs = this.feeHoldMs;
   }
 
-  setDeviceRatio(portId: number, workerId: string, ratio: number | null): void {
-    this.remember(portId, `d:${workerId}`, ratio);
+  setDeviceRatio(portId: number, wallet: string, name: string, ratio: number | null): void {
+    this.remember(portId, deviceOverrideKey(wallet, name), { wallet, name, ratio });
     const p = this.ports.get(portId);
     if (!p) return;
-    p.fee.setDeviceRatio(workerId, ratio);
+    p.fee.setDeviceRatio(wallet, name, ratio);
     p.refreshFee();
   }
 
   setWalletRatio(portId: number, wallet: string, ratio: number | null): void {
-    this.remember(portId, `w:${wallet}`, ratio);
+    this.remember(portId, `w:${wallet}`, { wallet, name: null, ratio });
     const p = this.ports.get(portId);
     if (!p) return;
     p.fee.setWalletRatio(wallet, ratio);
@@ -145,20 +153,20 @@ export class Engine implements EngineControl {
   }
 
   /** Overrides arrive before a port starts (at boot) and must outlive a port's restart. */
-  private remember(portId: number, key: string, ratio: number | null): void {
-    let o = this.overrides.get(portId);
-    if (o === undefined) {
-      o = new Map();
-      this.overrides.set(portId, o);
+  private remember(portId: number, key: string, o: RememberedOverride): void {
+    let kept = this.overrides.get(portId);
+    if (kept === undefined) {
+      kept = new Map();
+      this.overrides.set(portId, kept);
     }
-    if (ratio === null) o.delete(key);
-    else o.set(key, ratio);
+    if (o.ratio === null) kept.delete(key);
+    else kept.set(key, o);
   }
 
   private applyOverrides(p: ProxyPort): void {
-    for (const [key, ratio] of this.overrides.get(p.portId) ?? []) {
-      if (key.startsWith("d:")) p.fee.setDeviceRatio(key.slice(2), ratio);
-      else p.fee.setWalletRatio(key.slice(2), ratio);
+    for (const o of this.overrides.get(p.portId)?.values() ?? []) {
+      if (o.name === null) p.fee.setWalletRatio(o.wallet, o.ratio);
+      else p.fee.setDeviceRatio(o.wallet, o.name, o.ratio);
     }
   }
 

@@ -194,8 +194,7 @@ describe("fee diversion", () => {
     });
     cleanup.push(() => vip.stop());
     await until(() => t.engine.live.workers(port.id).length === 1);
-    const id = t.engine.live.workers(port.id)[0]?.id as string;
-    t.engine.setDeviceRatio(port.id, id, 0.2);
+    t.engine.setDeviceRatio(port.id, "vip", "rig", 0.2);
     await until(() => vip.report.accepted >= 1500);
     await vip.finish();
     const plain = await TestMiner.start({

@@ -7,6 +7,7 @@ import type { PortWallet } from "../../domain/port.ts";
 import type { DeviceRecord } from "../../stats/device-registry.ts";
 import { FeeGroup, FeeSeat, type SeatOwner } from "./fee-group.ts";
 import {
+  deviceOverrideKey,
   type FeeTarget,
   PORT_GROUP,
   RatioOverrides,
@@ -44,8 +45,9 @@ export class FeeScheduler {
   }
 
   /** Set or clear (null) an override; the caller then regroups the affected miners' seats. */
-  setDeviceRatio(deviceId: string, ratio: number | null): void {
-    this.overrides.setDevice(deviceId, ratio);
+  /** A device is named by its miner wallet and worker name, as it logs in again after a restart. */
+  setDeviceRatio(wallet: string, name: string, ratio: number | null): void {
+    this.overrides.setDevice(deviceOverrideKey(wallet, name), ratio);
     this.refreshRatios();
   }
 
@@ -60,7 +62,7 @@ export class FeeScheduler {
 
   /** The split a device is held to. */
   ratiosFor(device: DeviceRecord): readonly TargetRatio[] {
-    return this.overrides.ratios(this.portRatios, device.id, device.wallet);
+    return this.overrides.ratios(this.portRatios, device.wallet, device.name);
   }
 
   configuredFor(device: DeviceRecord): number {
@@ -120,7 +122,7 @@ export class FeeScheduler {
   }
 
   private groupFor(device: DeviceRecord, now: number): FeeGroup {
-    const key = this.overrides.groupKey(device.id, device.wallet);
+    const key = this.overrides.groupKey(device.wallet, device.name);
     let g = this.groups.get(key);
     if (g === undefined) {
       g = new FeeGroup(this.overrides.groupRatios(this.portRatios, key), now);

@@ -41,6 +41,13 @@ export function toTargets(wallets: readonly PortWallet[]): FeeTarget[] {
 }
 
 /**
+ * What a device override is keyed by: the miner's wallet and worker name, which the miner sends again
+ * after a reconnect or an appliance restart (the registry's device id is assigned per run). JSON keeps
+ * the pair unambiguous whatever characters the names hold.
+ */
+export const deviceOverrideKey = (wallet: string, name: string): string => JSON.stringify([wallet, name]);
+
+/**
  * Per-device and per-wallet overrides. An override scales the port's fee wallets to a new total and
  * only applies when the port's wallets have a ratio.
  */
@@ -48,9 +55,10 @@ export class RatioOverrides {
   private readonly byDevice = new Map<string, number>();
   private readonly byWallet = new Map<string, number>();
 
-  setDevice(deviceId: string, ratio: number | null): void {
-    if (ratio === null) this.byDevice.delete(deviceId);
-    else this.byDevice.set(deviceId, clampRatio(ratio));
+  /** deviceKey: deviceOverrideKey of the device's wallet and worker name */
+  setDevice(deviceKey: string, ratio: number | null): void {
+    if (ratio === null) this.byDevice.delete(deviceKey);
+    else this.byDevice.set(deviceKey, clampRatio(ratio));
   }
 
   setWallet(wallet: string, ratio: number | null): void {
@@ -59,8 +67,9 @@ export class RatioOverrides {
   }
 
   /** The ledger a device is balanced in: its own, its wallet's, or the port's shared one. */
-  groupKey(deviceId: string, wallet: string): string {
-    if (this.byDevice.has(deviceId)) return `${DEVICE_GROUP}${deviceId}`;
+  groupKey(wallet: string, name: string): string {
+    const deviceKey = deviceOverrideKey(wallet, name);
+    if (this.byDevice.has(deviceKey)) return `${DEVICE_GROUP}${deviceKey}`;
     if (this.byWallet.has(wallet)) return `${WALLET_GROUP}${wallet}`;
     return PORT_GROUP;
   }
@@ -74,8 +83,8 @@ export class RatioOverrides {
     return port.map((r) => ({ key: r.key, ratio: (r.ratio / sum) * override }));
   }
 
-  ratios(port: readonly TargetRatio[], deviceId: string, wallet: string): readonly TargetRatio[] {
-    return this.groupRatios(port, this.groupKey(deviceId, wallet));
+  ratios(port: readonly TargetRatio[], wallet: string, name: string): readonly TargetRatio[] {
+    return this.groupRatios(port, this.groupKey(wallet, name));
   }
 
   /** The override a group key stands for; undefined for the port group or a cleared override. */

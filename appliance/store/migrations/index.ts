@@ -3,6 +3,7 @@ import { seriesSchema } from "./002-series.ts";
 import { feeAuditSchema } from "./003-fee-audit.ts";
 import { auditLogSchema } from "./004-audit-log.ts";
 import { sessionAuthTimeSchema } from "./005-session-auth-time.ts";
+import { deviceRatioKeySchema } from "./006-device-ratio-key.ts";
 
 export interface Migration {
   version: number;
@@ -16,4 +17,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 3, sql: feeAuditSchema },
   { version: 4, sql: auditLogSchema },
   { version: 5, sql: sessionAuthTimeSchema },
+  { version: 6, sql: deviceRatioKeySchema },
 ];

@@ -17,7 +17,7 @@ export const ratioRoutes: Route[] = [
     path: "/api/port/:id/wallet/ratio",
     handler: ({ app, params }) => {
       const port = portOr404(app, params.id);
-      const items = app.ratios.list(port.id).filter((o) => o.worker === "");
+      const items = app.ratios.list(port.id).filter((o) => o.worker === null);
       return Response.json(items.map((o, i) => ({ addr: o.wallet, id: i + 1, ratio: o.ratio })));
     },
   },
@@ -37,8 +37,8 @@ export const ratioRoutes: Route[] = [
           r,
         }),
       );
-      const before = app.ratios.get(port.id, body.wallet, "");
-      app.ratios.set(port.id, { wallet: body.wallet, worker: "", ratio: body.r });
+      const before = app.ratios.get(port.id, body.wallet, null);
+      app.ratios.set(port.id, { wallet: body.wallet, worker: null, ratio: body.r });
       audit(ri, `ratio of wallet ${body.wallet} on port ${port.port}`, { ratio: before }, { ratio: body.r });
       app.engine.setWalletRatio(port.id, body.wallet, body.r);
       return ok();
@@ -52,8 +52,8 @@ export const ratioRoutes: Route[] = [
       const { app, params } = ri;
       const port = portOr404(app, params.id);
       const wallet = params.wallet ?? "";
-      const before = app.ratios.get(port.id, wallet, "");
-      app.ratios.clear(port.id, wallet, "");
+      const before = app.ratios.get(port.id, wallet, null);
+      app.ratios.clear(port.id, wallet, null);
       audit(ri, `ratio of wallet ${wallet} on port ${port.port}`, { ratio: before }, { ratio: null });
       app.engine.setWalletRatio(port.id, wallet, null);
       return ok();
@@ -65,7 +65,9 @@ export const ratioRoutes: Route[] = [
     reauth: true,
     handler: async (ri) => {
       const { app, req, params } = ri;
-      // worker is the device id of the device list; r null clears the device's own ratio.
+      // worker is the device id of the device list; r null clears the device's own ratio. The ratio is
+      // kept under the device's wallet and worker name, which it logs in with again after a restart
+      // (the device id is handed out per run).
       const port = portOr404(app, params.id);
       const body = await parseBody(
         req,
@@ -74,11 +76,14 @@ export const ratioRoutes: Route[] = [
           r: r.nullable(),
         }),
       );
-      const before = app.ratios.get(port.id, "", body.worker);
-      if (body.r === null) app.ratios.clear(port.id, "", body.worker);
-      else app.ratios.set(port.id, { wallet: "", worker: body.worker, ratio: body.r });
-      audit(ri, `ratio of device ${body.worker} on port ${port.port}`, { ratio: before }, { ratio: body.r });
-      app.engine.setDeviceRatio(port.id, body.worker, body.r);
+      const device = app.engine.live.worker(body.worker);
+      if (device === null || device.portId !== port.id) throw notFound("lang.err.device_missing");
+      const before = app.ratios.get(port.id, device.wallet, device.name);
+      if (body.r === null) app.ratios.clear(port.id, device.wallet, device.name);
+      else app.ratios.set(port.id, { wallet: device.wallet, worker: device.name, ratio: body.r });
+      const who = `${device.wallet}.${device.name}`;
+      audit(ri, `ratio of device ${who} on port ${port.port}`, { ratio: before }, { ratio: body.r });
+      app.engine.setDeviceRatio(port.id, device.wallet, device.name, body.r);
       return ok();
     },
   },
@@ -90,9 +95,9 @@ export const ratioRoutes: Route[] = [
       const feeWallet = app.ports.wallet(Number(params.wallet_id));
       if (!feeWallet) throw notFound();
       const portId = feeWallet.server_id;
-      const device = app.ratios.get(portId, "", params.sid ?? "");
-      const minerWallet = app.engine.live.worker(params.sid ?? "")?.wallet ?? null;
-      const ofWallet = minerWallet === null ? null : app.ratios.get(portId, minerWallet, "");
+      const seen = app.engine.live.worker(params.sid ?? "");
+      const device = seen === null ? null : app.ratios.get(portId, seen.wallet, seen.name);
+      const ofWallet = seen === null ? null : app.ratios.get(portId, seen.wallet, null);
       const ratio = device ?? ofWallet ?? feeWallet.ratio;
       const source = device !== null ? "device" : ofWallet !== null ? "wallet" : "port";
       return Response.json({ ratio, source, device, wallet: ofWallet, port: feeWallet.ratio });

@@ -198,7 +198,8 @@ export function runFarm(o: FarmOptions, untilShares: number): FarmResult {
   const connect = (m: SimMiner) => {
     m.online = true;
     m.device = registry.connect(1, `w${m.index}`, "rig", "10.0.0.1", "sha256", now);
-    if (o.deviceRatios?.has(m.index)) scheduler.setDeviceRatio(m.device.id, o.deviceRatios.get(m.index) ?? 0);
+    if (o.deviceRatios?.has(m.index))
+      scheduler.setDeviceRatio(m.device.wallet, m.device.name, o.deviceRatios.get(m.index) ?? 0);
     m.seat = scheduler.seat(m.device, m);
     m.seat.group.setActive(m.seat, true, now);
     m.hashing = MAIN;
