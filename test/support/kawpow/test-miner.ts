@@ -56,7 +56,11 @@ export class TestKawMiner {
   private nextPrefix: string | null = null;
   private target: bigint | null = null;
   private job: Job | null = null;
-  private counter = Math.floor(Math.random() * 2 ** 20);
+  /**
+   * Where the nonce search starts: at random in 52 bits, as GPU miners start theirs, so that two
+   * miners under the same prefix (a pool that gives none) do not walk the same nonces on a job.
+   */
+  private counter = Math.floor(Math.random() * 2 ** 52);
   private inFlight = false;
   /** a search turn is scheduled: it reads the current job itself */
   private looping = false;
@@ -187,7 +191,7 @@ export class TestKawMiner {
     const job = this.job;
     const width = 16 - job.prefix.length;
     for (let i = 0; i < HASHES_PER_TURN; i++) {
-      const nonce = job.prefix + (this.counter++ % 2 ** 32).toString(16).padStart(width, "0");
+      const nonce = job.prefix + (this.counter++).toString(16).padStart(width, "0").slice(-width);
       const pow = standInHash(job.header, nonce);
       if (pow.final <= job.target) {
         this.inFlight = true;
