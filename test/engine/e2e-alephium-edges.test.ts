@@ -1,42 +1,17 @@
 /**
  * The Alephium family's edges, end to end on 127.0.0.1: failover to the standby pool with miners on
- * their sockets, a fee pool that goes down, and hostile input. Pools verify every share with blake3.
+ * their sockets, a fee pool that goes down, a pool refusing a miner's own login, and hostile input.
+ * Pools verify every share with blake3.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { ProxyMode } from "../../appliance/domain/port.ts";
-import { TestAlphMiner, type TestAlphMinerOptions } from "../support/alephium/test-miner.ts";
-import { TestAlphPool } from "../support/alephium/test-pool.ts";
-import { feeWallet, makeEngine, makePort, until } from "../support/stratum/port-fixture.ts";
+import { alphPort, closeAll, engine, miner, pool, sharesOf } from "../support/alephium/e2e-fixture.ts";
+import { feeWallet, until } from "../support/stratum/port-fixture.ts";
 import { RawClient } from "../support/stratum/raw-client.ts";
 
 setDefaultTimeout(60_000);
 
-const cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-function pool(): TestAlphPool {
-  const p = TestAlphPool.start();
-  cleanup.push(() => p.stop());
-  return p;
-}
-
-function engine() {
-  const t = makeEngine({ connectTimeoutMs: 10_000, jobTimeoutMs: 30_000 });
-  cleanup.push(() => t.engine.shutdown());
-  return t;
-}
-
-function miner(port: number, opts: Omit<TestAlphMinerOptions, "port">): TestAlphMiner {
-  const m = TestAlphMiner.start({ port, ...opts });
-  cleanup.push(() => m.stop());
-  return m;
-}
-
-const alphPort = (over: Parameters<typeof makePort>[0]) =>
-  makePort({ currency: "ALPH", category: "blake3", ...over });
-const sharesOf = (p: TestAlphPool, worker: string): number => p.workers.get(worker)?.shares ?? 0;
+afterEach(closeAll);
 
 describe("failover", () => {
   for (const mode of [ProxyMode.EFFICIENT, ProxyMode.POOL] as const)

@@ -5,37 +5,13 @@
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { ProxyMode } from "../../appliance/domain/port.ts";
-import { TestAlphMiner, type TestAlphMinerOptions } from "../support/alephium/test-miner.ts";
-import { TestAlphPool, type TestAlphPoolOptions } from "../support/alephium/test-pool.ts";
-import { feeWallet, makeEngine, makePort } from "../support/stratum/port-fixture.ts";
+import { alphPort, closeAll, engine, miner, pool } from "../support/alephium/e2e-fixture.ts";
+import { feeWallet } from "../support/stratum/port-fixture.ts";
 
 setDefaultTimeout(60_000);
 
-const cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
+afterEach(closeAll);
 
-function pool(opts: TestAlphPoolOptions = {}): TestAlphPool {
-  const p = TestAlphPool.start(opts);
-  cleanup.push(() => p.stop());
-  return p;
-}
-
-function engine() {
-  const t = makeEngine({ connectTimeoutMs: 10_000, jobTimeoutMs: 30_000 });
-  cleanup.push(() => t.engine.shutdown());
-  return t;
-}
-
-function miner(port: number, opts: Omit<TestAlphMinerOptions, "port">): TestAlphMiner {
-  const m = TestAlphMiner.start({ port, ...opts });
-  cleanup.push(() => m.stop());
-  return m;
-}
-
-const alphPort = (over: Parameters<typeof makePort>[0]) =>
-  makePort({ currency: "ALPH", category: "blake3", ...over });
 const modeName = (mode: number): string => (mode === ProxyMode.POOL ? "Pool" : "Efficient");
 
 describe("Alephium through the proxy, in each mode", () => {
