@@ -12,14 +12,6 @@ import type { DeviceRecord, DeviceRegistry, ShareOutcome } from "../../../stats/
 import { MAIN, type WorkSplit } from "../../../stats/work-split.ts";
 import type { FeeSeat } from "../../fee/fee-group.ts";
 import type { FeeScheduler } from "../../fee/scheduler.ts";
-import {
-  isProtected,
-  type LedgerShare,
-  routeShare,
-  settled,
-  submitted,
-  wantedTarget,
-} from "../../fee/share-ledger.ts";
 import { chooseFeeMode, type FeeMode, type ModeStrategy } from "../../modes/mode.ts";
 import { joinUser, rewriteIdentity, splitUser } from "../../rewrite.ts";
 import { type ByteSocket, LineWriter } from "../../transport/line-writer.ts";
@@ -28,6 +20,14 @@ import type { MinerConnection } from "../family.ts";
 import { intern } from "../intern.ts";
 import { errorLine, parsePositional, requestLine, resultLine, type StratumId } from "../message.ts";
 import { type IntakeOwner, MinerIntake } from "../miner-intake.ts";
+import {
+  type AnsweredShare,
+  hashrateProtected,
+  routeShare,
+  shareAnswered,
+  shareSent,
+  wantedTarget,
+} from "../share-accounting.ts";
 import { type KaspaJob, MinerJobs, type SentJob } from "./job.ts";
 import type { Lane, LaneMiner } from "./lane.ts";
 import { parseLogin, parseSubmit, parseSubscribe } from "./messages.ts";
@@ -66,7 +66,7 @@ export interface MinerHost {
 
 const slotHex = (slot: number): string => slot.toString(16).padStart(2, "0");
 
-class Share implements ShareTicket, LedgerShare {
+class Share implements ShareTicket, AnsweredShare {
   constructor(
     readonly miner: KaspaMinerSession,
     readonly requestId: StratumId,
@@ -324,7 +324,7 @@ export class KaspaMinerSession implements LaneMiner, MinerConnection, IntakeOwne
       job.upstream.authorized,
     );
     const device = this.device as DeviceRecord;
-    submitted(seat, fee, device, route.target, work);
+    shareSent(fee, seat, device, route.target, work);
     job.upstream.submit(
       route.user,
       job.work,
@@ -342,7 +342,7 @@ export class KaspaMinerSession implements LaneMiner, MinerConnection, IntakeOwne
   onShareResult(share: Share, error: EthError | null, latencyMs: number): void {
     const outcome: ShareOutcome =
       error === null ? "valid" : error.code === EthErrorCode.STALE ? "stale" : "invalid";
-    settled(this.host.registry, share, outcome, latencyMs, !this.isProtected());
+    shareAnswered(this.host.registry, share, outcome, latencyMs, !this.isProtected());
     if (this.state === "closed") return;
     if (error === null || this.host.config.setting.fr === 1)
       this.out.write(resultLine(share.requestId, true));
@@ -352,7 +352,7 @@ export class KaspaMinerSession implements LaneMiner, MinerConnection, IntakeOwne
 
   isProtected(): boolean {
     const c = this.host;
-    return isProtected(c.config, c.timing, this.connectedAt, this.main?.sessionSince ?? null);
+    return hashrateProtected(c.config, c.timing, this.connectedAt, this.main?.sessionSince ?? null);
   }
 
   reconsider(): void {
