@@ -20,6 +20,7 @@ import type { MinerConnection } from "../family.ts";
 import { intern } from "../intern.ts";
 import { errorLine, parsePositional, requestLine, resultLine, type StratumId } from "../message.ts";
 import { type IntakeOwner, MinerIntake } from "../miner-intake.ts";
+import { hashrateProtected, shareAnswered, shareSent } from "../share-accounting.ts";
 import { type KawJob, MinerJobs, type SentJob } from "./job.ts";
 import type { Lane, LaneMiner } from "./lane.ts";
 import { parseSubmit, parseSubscribe } from "./messages.ts";
@@ -322,17 +323,14 @@ export class KawMinerSession implements LaneMiner, MinerConnection, IntakeOwner 
       }
     }
     const device = this.device as DeviceRecord;
-    seat.group.submitted(seat, target, work, fee.now());
-    device.split.addInflight(target, work);
-    seat.group.ledger.addInflight(target, work);
-    device.lastSubmitAt = Date.now();
+    const ledger = shareSent(fee, seat, device, target, work);
     job.upstream.submit(
       user,
       job.work,
       nonce,
       header,
       mix,
-      new Share(this, id, target, work, device, seat.group.ledger),
+      new Share(this, id, target, work, device, ledger),
     );
   }
 
@@ -343,14 +341,9 @@ export class KawMinerSession implements LaneMiner, MinerConnection, IntakeOwner 
   }
 
   onShareResult(share: Share, error: StratumError | null, latencyMs: number): void {
-    const d = share.device;
-    d.split.settleInflight(share.target, share.work);
-    share.ledger.settleInflight(share.target, share.work);
     const outcome: ShareOutcome =
       error === null ? "valid" : error.code === ErrorCode.STALE ? "stale" : "invalid";
-    const counted = !this.isProtected();
-    this.host.registry.result(d, outcome, share.target, share.work, latencyMs, counted, Date.now());
-    if (counted && outcome === "valid") share.ledger.credit(share.target, share.work);
+    shareAnswered(this.host.registry, share, outcome, latencyMs, !this.isProtected());
     if (this.state === "closed") return;
     if (error === null || this.host.config.setting.fr === 1)
       this.out.write(resultLine(share.requestId, true));
@@ -360,10 +353,12 @@ export class KawMinerSession implements LaneMiner, MinerConnection, IntakeOwner 
 
   /** Hashrate protection (setting.lj), as in docs/engine.md. */
   isProtected(): boolean {
-    if (this.host.config.setting.lj !== 1) return false;
-    const now = Date.now();
-    const p = this.host.timing.protectMs;
-    return now - this.connectedAt < p || (this.main !== null && now - this.main.sessionSince < p);
+    return hashrateProtected(
+      this.host.config,
+      this.host.timing,
+      this.connectedAt,
+      this.main?.sessionSince ?? null,
+    );
   }
 
   reconsider(): void {
