@@ -124,6 +124,21 @@ describe("pools and coins", () => {
     expect(a.rejects.size).toBe(0);
   });
 
+  test("a pool that gives no extranonce (the bridge's default): the miner mines the whole nonce on main and its slot byte on the fee session", async () => {
+    const a = pool({ extranonceBytes: 0 });
+    const b = pool({ extranonceBytes: 0 });
+    const t = engine();
+    const port = kasPort({ pool_address: a.address, wallets: [feeWallet(1, "kaspa:fee", b.address, 0.25)] });
+    const listen = await t.start(port);
+    const r = await miner(listen, { user: "kaspa:wal.m1", maxShares: 30 }).done;
+    expect(r.rejected).toEqual(new Map());
+    expect(r.accepted).toBe(30);
+    expect(a.accepted + b.accepted).toBe(30);
+    expect(b.accepted).toBeGreaterThan(0);
+    // to the fee session and back: its slot byte, then the main session's empty prefix
+    expect(r.setExtranonce).toBeGreaterThan(1);
+  });
+
   for (const [currency, category] of [
     ["KLS", "karlsenhash"],
     ["PYI", "blake3s"],
