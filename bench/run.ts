@@ -15,6 +15,7 @@ const BENCHES = [
   "bench/api/cold-start.ts",
   "bench/engine/index.ts",
   "bench/engine/fee-matrix.ts",
+  "bench/engine/fee-sockets.ts",
   "bench/engine/family.ts ethereum",
   "bench/engine/family.ts cryptonote",
   "bench/engine/family.ts kaspa",

@@ -15,6 +15,8 @@ interface Miner {
   difficulty: number;
   /** performance.now() of its next share when it hashes at a fixed rate (Fleet.hashAt) */
   nextShareAt: number;
+  /** set_difficulty messages that changed its difficulty: fee switches when fee pools differ */
+  difficultyChanges: number;
   ready: boolean;
   pending: Map<number, number>;
   nextId: number;
@@ -58,6 +60,7 @@ export class Fleet {
       ntime: "",
       difficulty: 1,
       nextShareAt: 0,
+      difficultyChanges: 0,
       ready: false,
       pending: new Map(),
       nextId: 10,
@@ -98,7 +101,9 @@ export class Fleet {
       result?: unknown;
     };
     if (msg.method === "mining.set_difficulty" && msg.params) {
-      m.difficulty = Number(msg.params[0]);
+      const d = Number(msg.params[0]);
+      if (m.ready && d !== m.difficulty) m.difficultyChanges++;
+      m.difficulty = d;
       // memoryless: the search at the new difficulty starts now
       m.nextShareAt = 0;
       return;
@@ -165,6 +170,11 @@ export class Fleet {
 
   private interval(m: Miner, difficultyPerSecond: number): number {
     return (-Math.log(1 - Math.random()) * m.difficulty * 1000) / difficultyPerSecond;
+  }
+
+  /** difficulty changes over every miner (fee-sockets.ts counts fee switches by them) */
+  difficultyChanges(): number {
+    return this.miners.reduce((n, m) => n + m.difficultyChanges, 0);
   }
 
   outstanding(i: number): number {

@@ -1,11 +1,14 @@
 /**
  * The proxy under test, in its own process so that its memory is measured alone. Reads a Port as
  * JSON from argv, starts an Engine, prints "READY <port>", then answers "mem" and "stats" on stdin.
+ * An optional second argument, a TimeScale (scaled-clock.ts), runs the fee scheduler on scaled time.
  */
 import type { Port } from "../../appliance/domain/port.ts";
 import { Engine } from "../../appliance/engine/engine.ts";
+import { scaledClock, type TimeScale } from "./scaled-clock.ts";
 
 const port = JSON.parse(process.argv[2] ?? "{}") as Port;
+const scaled = process.argv[3] ? (JSON.parse(process.argv[3]) as TimeScale) : null;
 const engine = new Engine({
   tls: () => {
     throw new Error("no TLS in benchmarks");
@@ -14,7 +17,8 @@ const engine = new Engine({
   isWalletBanned: () => false,
   log: () => {},
   listenHostname: "127.0.0.1",
-  timing: { floodLinesPerSecond: 1_000_000, feeIdleMs: 60_000 },
+  timing: { floodLinesPerSecond: 1_000_000, feeIdleMs: 60_000, ...scaled?.timing },
+  ...(scaled ? { clock: scaledClock(scaled) } : {}),
 });
 await engine.apply(port);
 process.stdout.write(`READY ${engine.running(port.id)?.boundPort ?? 0}\n`);

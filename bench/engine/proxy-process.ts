@@ -2,6 +2,7 @@
 import type { Subprocess } from "bun";
 import type { PortStatsView } from "../../appliance/domain/engine.ts";
 import type { Port } from "../../appliance/domain/port.ts";
+import type { TimeScale } from "./scaled-clock.ts";
 
 export class ProxyProcess {
   private buffer = "";
@@ -13,9 +14,12 @@ export class ProxyProcess {
 
   port = 0;
 
-  /** `port` null starts the bare-socket baseline instead of the proxy. */
-  static async start(port: Port | null): Promise<ProxyProcess> {
-    const script = port === null ? ["bare-child.ts"] : ["proxy-child.ts", JSON.stringify(port)];
+  /** `port` null starts the bare-socket baseline instead of the proxy; `scaled`: its fee clock. */
+  static async start(port: Port | null, scaled?: TimeScale): Promise<ProxyProcess> {
+    const script =
+      port === null
+        ? ["bare-child.ts"]
+        : ["proxy-child.ts", JSON.stringify(port), ...(scaled ? [JSON.stringify(scaled)] : [])];
     const child = Bun.spawn([process.execPath, `${import.meta.dir}/${script[0]}`, ...script.slice(1)], {
       stdin: "pipe",
       stdout: "pipe",

@@ -41,6 +41,11 @@ export interface TestPoolOptions {
   jobIntervalMs?: number;
   /** called for every accepted share, e.g. to see which extranonce2 bytes a proxy sent up */
   onAccepted?: (share: AcceptedShare) => void;
+  /**
+   * refuse every n-th share that would be accepted as low difficulty (23), as a pool whose target
+   * the share missed: 100 refuses 1 %, exactly and without randomness (benchmarks of the fee)
+   */
+  rejectEvery?: number;
 }
 
 export interface AcceptedShare {
@@ -76,6 +81,8 @@ const POOL_MASK = 0x1fffe000;
 export class TestPool {
   readonly workers = new Map<string, WorkerRecord>();
   readonly rejects = new Map<number, number>();
+  /** shares that passed the checks before `rejectEvery` (its counter) */
+  private judged = 0;
   /** the agent of every mining.subscribe received */
   readonly agents: string[] = [];
   accepted = 0;
@@ -352,6 +359,8 @@ export class TestPool {
     }
     const key = `${c.extranonce1}:${sub.jobId}:${sub.extranonce2}:${sub.ntime}:${sub.nonce}:${sub.versionBits}`;
     if (this.seen.has(key)) return this.reject(ErrorCode.DUPLICATE);
+    const every = this.opts.rejectEvery ?? 0;
+    if (every > 0 && ++this.judged % every === 0) return this.reject(ErrorCode.LOW_DIFFICULTY);
     if (!this.opts.trustShares) {
       const verdict = verifyShare(
         {
