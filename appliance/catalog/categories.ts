@@ -137,6 +137,8 @@ const FAMILY_MODES: Partial<Record<FamilyName, readonly number[]>> = {
   bitcoin: [0, 1, 2],
   // no Compatible: a CryptoNote session has one login and a share names no worker
   cryptonote: [0, 2],
+  // no Compatible of its own: an Equihash miner that cannot take a new NONCE_1 pays that way already
+  equihash: [0, 2],
   // no Compatible: an ETHPROXY session has one login, so fee shares cannot share a miner's session
   ethereum: [0, 2],
   // no Compatible of its own: a Kaspa miner that cannot take a new extranonce pays that way already

@@ -103,16 +103,13 @@ describe("spec §5 rules", () => {
     await expectError({ currency: "NOPECOIN" }, "lang.proxy.err_coin_unsupported");
   });
 
-  test("a coin whose mining protocol is not implemented is refused, not proxied as Bitcoin stratum", async () => {
-    for (const currency of ["ZEC", "FLUX"]) {
-      const res = await expectError({ currency }, "lang.proxy.err_family");
-      expect(res.body.error).toMatchObject({ field: "currency", modes: [] });
-    }
+  test("the modes the server offers per coin are its family's: Equihash coins (ZEC, FLUX) offer Efficient and Pool", async () => {
     const config = (
       await t.client.get<{ config: Record<string, { modes: number[] }> }>("/api/currency/config")
     ).body.config;
     expect(config.BTC?.modes).toEqual([0, 1, 2]);
-    expect(config.ZEC?.modes).toEqual([]);
+    expect(config.ZEC?.modes).toEqual([0, 2]);
+    expect(config.FLUX?.modes).toEqual([0, 2]);
   });
 
   test("the fee wallets of a port add up to at most 100 %, on create, edit and the hot wallet calls", async () => {

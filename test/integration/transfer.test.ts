@@ -158,13 +158,13 @@ describe("import errors (spec §5)", () => {
     expect(await portCount()).toBe(before + 1);
   });
 
-  test("a coin this version cannot proxy (ZEC) is ignored like an unknown coin", async () => {
+  test("a ZEC port (Equihash, a family this version proxies) is imported", async () => {
     const before = await portCount();
     const res = await upload("p.json", doc([row(), row({ currency: "ZEC", category: "equihash" })]));
     expect(res.status).toBe(200);
-    expect(res.body.imported).toBe(1);
-    expect(res.body.ignored).toEqual([expect.objectContaining({ row: 2, key: "lang.import.err_coin" })]);
-    expect(await portCount()).toBe(before + 1);
+    expect(res.body.imported).toBe(2);
+    expect(res.body.ignored).toEqual([]);
+    expect(await portCount()).toBe(before + 2);
   });
 
   test("a JSON file that is not a port export is refused", async () => {

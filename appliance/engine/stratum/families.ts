@@ -7,6 +7,7 @@ import { type FamilyName, familyOf, isCategory } from "../../catalog/categories.
 import { ALEPHIUM } from "./alephium/index.ts";
 import { BITCOIN } from "./bitcoin/index.ts";
 import { CRYPTONOTE } from "./cryptonote/index.ts";
+import { EQUIHASH } from "./equihash/index.ts";
 import { ETHEREUM } from "./ethereum/index.ts";
 import type { Family } from "./family.ts";
 import { KASPA } from "./kaspa/index.ts";
@@ -17,6 +18,7 @@ export const IMPLEMENTED: Partial<Record<FamilyName, Family>> = {
   alephium: ALEPHIUM,
   bitcoin: BITCOIN,
   cryptonote: CRYPTONOTE,
+  equihash: EQUIHASH,
   ethereum: ETHEREUM,
   kaspa: KASPA,
   kawpow: KAWPOW,
