@@ -71,14 +71,18 @@ export function parseSubmit(params: unknown[]): Submit | StratumError {
 
 // ---- pool side ----
 
-export interface Notify {
-  jobId: string;
+/** The header fields of a job, hex of the header bytes in block order. */
+export interface HeaderFields {
   version: string;
   prevHash: string;
   merkleRoot: string;
   reserved: string;
   time: string;
   bits: string;
+}
+
+export interface Notify extends HeaderFields {
+  jobId: string;
   clean: boolean;
 }
 

@@ -10,19 +10,19 @@ import { ErrorCode, readPoolError, StratumError } from "../bitcoin/errors.ts";
 import { intern } from "../intern.ts";
 import { parsePositional } from "../message.ts";
 import { PoolSession } from "../pool-session.ts";
-import { parseNotify, parseSetExtranonce, parseSetTarget, parseSubscribeResult } from "./messages.ts";
+import {
+  type HeaderFields,
+  parseNotify,
+  parseSetExtranonce,
+  parseSetTarget,
+  parseSubscribeResult,
+} from "./messages.ts";
 import { EquihashMethod } from "./methods.ts";
 import { difficultyOfTarget } from "./target.ts";
 
 /** Work as the pool sent it, with the session terms in force when it arrived. */
-export interface UpstreamWork {
+export interface UpstreamWork extends HeaderFields {
   poolJobId: string;
-  version: string;
-  prevHash: string;
-  merkleRoot: string;
-  reserved: string;
-  time: string;
-  bits: string;
   /** the share target, 64 hex digits */
   target: string;
   /** in the units of target.ts */
