@@ -49,6 +49,25 @@ describe("failover (reduced Equihash parameters in the test)", () => {
 });
 
 describe("fee edges (reduced Equihash parameters in the test)", () => {
+  test("a fee pool with a longer NONCE_1 (8 bytes against the main pool's 3): moved miners mine a shorter NONCE_2 there and every share is accepted at both pools (reduced Equihash parameters in the test)", async () => {
+    const a = await pool({ difficulty: FEE_DIFFICULTY, nonce1Bytes: 3 });
+    const b = await pool({ difficulty: FEE_DIFFICULTY, nonce1Bytes: 8 });
+    const t = engine();
+    const port = eqPort({ pool_address: a.address, wallets: [feeWallet(1, "feeaddr", b.address, 0.3)] });
+    const listen = await t.start(port);
+    const r = await miner(listen, { user: "wal.rig1", maxShares: 20 }).done;
+
+    expect(r.accepted).toBe(20);
+    expect(r.rejected.size).toBe(0);
+    expect(a.accepted).toBeGreaterThan(0);
+    expect(b.accepted).toBeGreaterThan(0);
+    expect(a.accepted + b.accepted).toBe(20);
+    // the miner held the fee session's NONCE_1 ‖ its slot byte there (9 bytes, so it sent 23 bytes of
+    // NONCE_2); the fee pool got its slot byte back in front: 24 bytes after its own 8
+    expect(r.nonce1s.some((n) => n.length === 18 && n.startsWith(b.nonce1s[0] ?? "-"))).toBe(true);
+    expect(b.submits.every((s) => String(s[3]).length === 48)).toBe(true);
+  });
+
   test("a fee pool that goes down sends its miners back to the main pool at once (reduced Equihash parameters in the test)", async () => {
     const a = await pool({ difficulty: FEE_DIFFICULTY });
     const b = await pool({ difficulty: FEE_DIFFICULTY });
