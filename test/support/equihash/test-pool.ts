@@ -25,6 +25,12 @@ export interface TestEqPoolOptions {
   /** a new job of the same block this often (default 1 s); 0 = never */
   jobIntervalMs?: number;
   params?: Params;
+  /**
+   * benchmarks only: skip the Equihash verification and the target (structure is still checked: job,
+   * time, NONCE_2 length, duplicates, worker) and keep no copy of the submits, so a load generator
+   * that does not solve can be measured against the proxy instead of against this pool
+   */
+  trustShares?: boolean;
 }
 
 export type RejectReason =
@@ -240,7 +246,7 @@ export class TestEqPool {
         return reply(m.id, true);
       }
       case "mining.submit": {
-        this.submits.push(m.params);
+        if (this.opts.trustShares !== true) this.submits.push(m.params);
         const verdict = this.judge(c, m.params);
         if (verdict === null) return reply(m.id, true);
         this.rejects.set(verdict, (this.rejects.get(verdict) ?? 0) + 1);
@@ -270,11 +276,13 @@ export class TestEqPool {
     if (nonce1.length + nonce2.length !== 64) return "nonce";
     const key = `${job.id}:${nonce2}:${solution}`;
     if (this.seen.has(key)) return "duplicate";
-    const header = headerBytes(job, nonce1, nonce2);
-    const bytes = hexToBytes(solution);
-    // the compactSize prefix of every length the tests use (below 0xfd) is one byte
-    if (bytes[0] !== bytes.length - 1 || !verify(this.params, header, bytes.subarray(1))) return "solution";
-    if (hashValue(header, bytes) > this.target) return "low difficulty";
+    if (this.opts.trustShares !== true) {
+      const header = headerBytes(job, nonce1, nonce2);
+      const bytes = hexToBytes(solution);
+      // the compactSize prefix of every length the tests use (below 0xfd) is one byte
+      if (bytes[0] !== bytes.length - 1 || !verify(this.params, header, bytes.subarray(1))) return "solution";
+      if (hashValue(header, bytes) > this.target) return "low difficulty";
+    }
     this.seen.add(key);
     this.accepted++;
     const r = this.workers.get(worker) ?? { shares: 0, work: 0 };
