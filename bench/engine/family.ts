@@ -120,8 +120,14 @@ if (import.meta.main) {
       console.log(`${kit.family}: not registered in engine/stratum/families.ts, skipped`);
       continue;
     }
-    const r = await runFamily(kit, console.log);
-    console.log(markdown(r));
+    try {
+      const r = await runFamily(kit, console.log);
+      console.log(markdown(r));
+    } catch (e) {
+      // a stuck scenario leaves its sockets and proxy child open, which would keep this process alive
+      console.error(`${kit.family}: ${e instanceof Error ? e.message : String(e)}`);
+      process.exit(1);
+    }
   }
   console.log(`load average ${(await Bun.file("/proc/loadavg").text()).trim()}; ${secs(started)} s in all`);
   process.exit(0);

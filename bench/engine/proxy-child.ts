@@ -38,3 +38,7 @@ for await (const chunk of Bun.stdin.stream()) {
     }
   }
 }
+// stdin closed: the benchmark that started this proxy is gone (a stuck scenario exits without
+// "exit"), and an orphaned proxy would hold its port and memory
+await engine.shutdown();
+process.exit(0);
