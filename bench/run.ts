@@ -20,6 +20,7 @@ const BENCHES = [
   "bench/engine/family.ts cryptonote",
   "bench/engine/family.ts kaspa",
   "bench/engine/family.ts alephium",
+  "bench/engine/family.ts equihash",
   "bench/engine/family.ts kawpow",
   "bench/engine/family.ts passthrough",
 ];

@@ -49,7 +49,12 @@ export async function familyMemory(kit: FamilyKit, mode: BenchMode, miners: numb
   try {
     const mine = async (f: ProtocolFleet) => {
       const target = f.answered + f.miners.length * 2;
-      for (let i = 0; i < f.miners.length; i++) f.submit(i) && f.submit(i);
+      // 50 miners at a time: all at once would queue 256 miners' shares on one Pool-mode session in
+      // one turn, and Equihash's 2.8 KB shares pass the writer's 512 KB bound, which closes it
+      for (let i = 0; i < f.miners.length; i++) {
+        f.submit(i) && f.submit(i);
+        if (i % 50 === 49) await Bun.sleep(5);
+      }
       while (f.answered < target) await Bun.sleep(20);
     };
     await first.connect();

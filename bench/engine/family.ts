@@ -21,6 +21,7 @@ import {
 } from "./family-scenarios.ts";
 import { ALEPHIUM_KIT } from "./kit-alephium.ts";
 import { CRYPTONOTE_KIT } from "./kit-cryptonote.ts";
+import { EQUIHASH_KIT } from "./kit-equihash.ts";
 import { ETHEREUM_KIT } from "./kit-ethereum.ts";
 import { KASPA_KIT } from "./kit-kaspa.ts";
 import { KAWPOW_KIT } from "./kit-kawpow.ts";
@@ -30,6 +31,7 @@ const KITS: FamilyKit[] = [
   ETHEREUM_KIT,
   CRYPTONOTE_KIT,
   ALEPHIUM_KIT,
+  EQUIHASH_KIT,
   KAWPOW_KIT,
   PASSTHROUGH_KIT,
   KASPA_KIT,

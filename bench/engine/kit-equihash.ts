@@ -6,10 +6,9 @@
  * solution of zeros with its compactSize prefix]: Zcash's 1,344 bytes, so each submit line is as
  * long as a real miner's (about 2.8 KB), which the engine checks by length.
  *
- * Not in family.ts's KITS (so not in make bench) yet: Efficient mode and Pool mode with 100-200
- * miners measure, but in Pool mode with a second set of miners joining (the memory scenario) part of
- * their shares are answered with a refusal the test pool never saw, so the scenario waits for
- * answers that never come. Not yet explained: the kit's NONCE_2 or the family's Pool mode.
+ * A Pool-mode session carries 256 miners' shares: 187 such shares queued in one event-loop turn
+ * pass the line writer's 512 KB bound (transport/line-writer.ts) and the proxy closes that pool
+ * session, so the memory scenario submits its shares 50 miners at a time.
  */
 import { creditOfTarget } from "../../test/support/equihash/chain.ts";
 import { TestEqPool } from "../../test/support/equihash/test-pool.ts";
