@@ -7,7 +7,7 @@
  */
 import type { Socket, SocketHandler } from "bun";
 import { type Endpoint, endpointText } from "../transport/endpoint.ts";
-import { LineWriter } from "../transport/line-writer.ts";
+import { LineWriter, POOL_MAX_PENDING_BYTES } from "../transport/line-writer.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "./line-codec.ts";
 import { requestLine, type StratumId } from "./message.ts";
 
@@ -92,7 +92,7 @@ export abstract class PoolSession<P extends PendingRequest> {
     }
     if (this.socket !== null) return;
     this.socket = socket;
-    this.writer = new LineWriter(socket);
+    this.writer = new LineWriter(socket, POOL_MAX_PENDING_BYTES);
     this.state = "login";
     this.hello();
   }

@@ -11,8 +11,14 @@ export interface ByteSocket {
   end(): void;
 }
 
-/** A peer that lets this much pile up is not reading; drop it. */
+/** A miner that lets this much pile up is not reading; drop it. */
 export const MAX_PENDING_BYTES = 512 * 1024;
+/**
+ * A pool session carries up to 256 miners' shares: an Equihash share is a 2.8 KB line, so one loop
+ * turn in which they all submit is 700 KB that a healthy pool is about to read. The bound for a pool
+ * is the same test (not reading) at the scale of the miners behind it.
+ */
+export const POOL_MAX_PENDING_BYTES = 16 * MAX_PENDING_BYTES;
 
 export interface LineSink {
   write(line: string): void;
@@ -34,7 +40,10 @@ export class LineWriter implements LineSink {
   private backlog: Uint8Array | null = null;
   private closed = false;
 
-  constructor(private readonly socket: ByteSocket) {}
+  constructor(
+    private readonly socket: ByteSocket,
+    private readonly maxPending = MAX_PENDING_BYTES,
+  ) {}
 
   write(line: string): void {
     if (this.closed) return;
@@ -46,7 +55,7 @@ export class LineWriter implements LineSink {
       }
     }
     this.batch += line;
-    if (this.batch.length > MAX_PENDING_BYTES) this.close();
+    if (this.batch.length > this.maxPending) this.close();
   }
 
   /** Sends the batch (called by the shared flush). */
@@ -67,7 +76,7 @@ export class LineWriter implements LineSink {
   private queue(bytes: Uint8Array): void {
     if (this.backlog === null) this.backlog = bytes;
     else this.backlog = Buffer.concat([this.backlog, bytes]);
-    if (this.backlog.length > MAX_PENDING_BYTES) this.close();
+    if (this.backlog.length > this.maxPending) this.close();
   }
 
   /** Call from the socket's drain handler. */
@@ -81,7 +90,7 @@ export class LineWriter implements LineSink {
   /** Sends what is batched (best effort) and ends the socket. */
   close(): void {
     if (this.closed) return;
-    if (this.backlog === null && this.batch.length > 0 && this.batch.length <= MAX_PENDING_BYTES)
+    if (this.backlog === null && this.batch.length > 0 && this.batch.length <= this.maxPending)
       this.socket.write(this.batch);
     this.closed = true;
     this.batch = "";

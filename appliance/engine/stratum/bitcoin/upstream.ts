@@ -5,7 +5,7 @@
  */
 import type { Socket, SocketHandler } from "bun";
 import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
-import { LineWriter } from "../../transport/line-writer.ts";
+import { LineWriter, POOL_MAX_PENDING_BYTES } from "../../transport/line-writer.ts";
 import { PROXY_AGENT } from "../agent.ts";
 import { intern, LineCache } from "../intern.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
@@ -156,7 +156,7 @@ export class Upstream {
     }
     if (this.socket !== null) return;
     this.socket = socket;
-    this.writer = new LineWriter(socket);
+    this.writer = new LineWriter(socket, POOL_MAX_PENDING_BYTES);
     this.state = "subscribing";
     if (this.opts.versionRolling) {
       this.request({ kind: "configure" }, Method.CONFIGURE, [

@@ -6,7 +6,7 @@
  */
 import type { Socket, SocketHandler } from "bun";
 import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
-import { LineWriter } from "../../transport/line-writer.ts";
+import { LineWriter, POOL_MAX_PENDING_BYTES } from "../../transport/line-writer.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
 import { parseMessage } from "../message.ts";
 import { CnError, Errors, readPoolError } from "./errors.ts";
@@ -115,7 +115,7 @@ export class Upstream {
     }
     if (this.socket !== null) return;
     this.socket = socket;
-    this.writer = new LineWriter(socket);
+    this.writer = new LineWriter(socket, POOL_MAX_PENDING_BYTES);
     this.state = "login";
     const params: Record<string, unknown> = {
       login: this.login.user,
