@@ -121,9 +121,9 @@ describe("fee on Ethereum ports, measured at the pools", () => {
       // both dialects were diverted: each pool saw both dialects' sessions
       expect([...new Set(b.dialects)].sort()).toEqual(["ethproxy", "nicehash"]);
       expect(b.workers.get("feeaddr.fee")?.shares).toBe(b.accepted);
-      // both miners took turns on the fee pool; the NiceHash one was moved by mining.set_extranonce
-      for (const d of t.engine.registry.devices(port.id))
-        expect(d.split.work("main")).toBeLessThan(d.split.total);
+      // The NiceHash miner was moved by mining.set_extranonce. Whether each miner also found a share
+      // during its visits is chance over 30 shares (the port balances the fee, not each device), so
+      // that is not asserted: the fee pool's sessions of both dialects above show both were moved.
       expect(rn.setExtranonce).toBeGreaterThan(0);
       const achieved = feeShare(a, b);
       expect(achieved).toBeGreaterThan(0.12);
