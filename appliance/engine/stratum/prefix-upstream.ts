@@ -1,0 +1,201 @@
+/**
+ * PrefixUpstream: a pool session of the families whose pools speak set_target + notify and give a
+ * nonce prefix at subscribe (KawPow, Equihash / ZIP 301): mining.subscribe [agent, null, host, port]
+ * (the answer's prefix starts every nonce), mining.extranonce.subscribe (pools that do not know it
+ * refuse it, which is harmless), then any number of mining.authorize. Work arrives as
+ * mining.set_target and mining.notify; what a notify holds and how a share is sent are the family's
+ * (its codec and its submit line). It knows nothing of miners; its lane decides what to do.
+ */
+import type { Endpoint } from "../transport/endpoint.ts";
+import { ErrorCode, readPoolError, StratumError } from "./bitcoin/errors.ts";
+import { parsePositional } from "./message.ts";
+import { PoolSession } from "./pool-session.ts";
+
+const Method = {
+  SUBSCRIBE: "mining.subscribe",
+  EXTRANONCE_SUBSCRIBE: "mining.extranonce.subscribe",
+  AUTHORIZE: "mining.authorize",
+  SET_TARGET: "mining.set_target",
+  NOTIFY: "mining.notify",
+  SET_EXTRANONCE: "mining.set_extranonce",
+} as const;
+
+export interface ShareTicket {
+  onResult(error: StratumError | null, latencyMs: number): void;
+}
+
+export interface PrefixUpstreamHandler<U, W> {
+  onSubscribed(u: U): void;
+  onWork(u: U, work: W): void;
+  /**
+   * `healthy`: the session had delivered work. `refused` is always false: such a session has no
+   * login of its own (a refused authorize is answered to its miner, the session stays).
+   */
+  onClosed(u: U, reason: string, healthy: boolean, refused: boolean): void;
+}
+
+export interface UpstreamOptions {
+  agent: string;
+  connectTimeoutMs: number;
+  jobTimeoutMs: number;
+}
+
+/** A family's reading of its pools' messages. */
+export interface PrefixCodec<W> {
+  parseSubscribeResult(result: unknown): string | null;
+  parseSetTarget(params: unknown[]): string | null;
+  parseSetExtranonce(params: unknown[]): string | null;
+  /** a notify as work, with the target in force and the session's prefix */
+  work(params: unknown[], lastTarget: string | null, extranonce: string): W | StratumError;
+}
+
+type Pending =
+  | { kind: "share"; ticket: ShareTicket; sentAt: number }
+  | { kind: "authorize"; user: string; resolve: (ok: boolean) => void }
+  | { kind: "subscribe" }
+  | { kind: "ignore" };
+
+const NO_JOB = "no job from pool in time";
+
+export class PrefixUpstream<W> extends PoolSession<Pending> {
+  extranonce = "";
+  work: W | null = null;
+  readonly authorized = new Set<string>();
+  private lastTarget: string | null = null;
+  private jobs = 0;
+
+  constructor(
+    endpoint: Endpoint,
+    readonly opts: UpstreamOptions,
+    private readonly handler: PrefixUpstreamHandler<PrefixUpstream<W>, W>,
+    private readonly codec: PrefixCodec<W>,
+  ) {
+    super(endpoint, opts.connectTimeoutMs);
+  }
+
+  protected hello(): void {
+    this.request({ kind: "subscribe" }, Method.SUBSCRIBE, [
+      this.opts.agent,
+      null,
+      this.endpoint.host,
+      String(this.endpoint.port),
+    ]);
+  }
+
+  /** Authorizes a user on this session (every shared worker and fee worker once). */
+  authorize(user: string, password: string): Promise<boolean> {
+    if (this.authorized.has(user)) return Promise.resolve(true);
+    if (this.state !== "ready") return Promise.resolve(false);
+    return new Promise((resolve) => {
+      this.request({ kind: "authorize", user, resolve }, Method.AUTHORIZE, [user, password]);
+    });
+  }
+
+  /**
+   * A share's request id, its ticket waiting for the pool's answer; null when the share cannot go
+   * (its ticket is answered here). The family then writes its mining.submit line with that id.
+   */
+  protected shareId(ticket: ShareTicket): number | null {
+    if (this.state !== "ready") {
+      ticket.onResult(new StratumError(ErrorCode.STALE, "upstream session closed"), 0);
+      return null;
+    }
+    if (!this.hasRoom()) {
+      ticket.onResult(new StratumError(ErrorCode.OTHER, "pool is not answering"), 0);
+      return null;
+    }
+    const id = this.nextId++;
+    this.pending.set(id, { kind: "share", ticket, sentAt: performance.now() });
+    return id;
+  }
+
+  protected ended(reason: string): void {
+    const closed = new StratumError(ErrorCode.STALE, "upstream session closed");
+    for (const p of this.pending.values()) {
+      if (p.kind === "share") p.ticket.onResult(closed, 0);
+      else if (p.kind === "authorize") p.resolve(false);
+    }
+    this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB, false);
+  }
+
+  onLine(line: string): void {
+    if (this.state === "closed") return;
+    const m = parsePositional(line);
+    if (m === null) {
+      this.close("malformed line from pool");
+      return;
+    }
+    if (m.kind === "response") {
+      const p = typeof m.id === "number" ? this.pending.get(m.id) : undefined;
+      if (p === undefined) return;
+      this.pending.delete(m.id as number);
+      this.onResponse(p, m.result, m.error);
+      this.answered();
+      return;
+    }
+    switch (m.method) {
+      case Method.NOTIFY: {
+        const w = this.codec.work(m.params, this.lastTarget, this.extranonce);
+        if (w instanceof StratumError) {
+          this.close(w.message);
+          return;
+        }
+        this.onJob(w);
+        return;
+      }
+      case Method.SET_TARGET: {
+        const t = this.codec.parseSetTarget(m.params);
+        if (t !== null) this.lastTarget = t;
+        return;
+      }
+      case Method.SET_EXTRANONCE: {
+        // takes effect with the next notify: each job carries the prefix it was issued with
+        const e = this.codec.parseSetExtranonce(m.params);
+        if (e !== null) this.extranonce = e;
+        return;
+      }
+      default:
+        this.answerUnsupported(m.id);
+    }
+  }
+
+  private onJob(work: W): void {
+    this.jobs++;
+    if (this.retiring !== null) return;
+    this.arm(this.opts.jobTimeoutMs, NO_JOB);
+    this.work = work;
+    this.handler.onWork(this, work);
+  }
+
+  private onResponse(p: Pending, result: unknown, error: unknown): void {
+    switch (p.kind) {
+      case "share": {
+        const err =
+          readPoolError(error) ?? (result === true ? null : new StratumError(ErrorCode.OTHER, "rejected"));
+        p.ticket.onResult(err, performance.now() - p.sentAt);
+        return;
+      }
+      case "subscribe": {
+        const prefix = this.codec.parseSubscribeResult(result);
+        if (prefix === null || readPoolError(error) !== null) {
+          this.close(`subscribe refused: ${JSON.stringify(error ?? result)}`);
+          return;
+        }
+        this.extranonce = prefix;
+        this.request({ kind: "ignore" }, Method.EXTRANONCE_SUBSCRIBE, []);
+        this.state = "ready";
+        this.arm(this.opts.jobTimeoutMs, NO_JOB);
+        this.handler.onSubscribed(this);
+        return;
+      }
+      case "authorize": {
+        const ok = result === true && readPoolError(error) === null;
+        if (ok) this.authorized.add(p.user);
+        p.resolve(ok);
+        return;
+      }
+      case "ignore":
+        return;
+    }
+  }
+}
