@@ -82,8 +82,11 @@ describe("fee on Kaspa ports, measured at the pools", () => {
       for (const r of results) {
         expect(r.rejected).toEqual(new Map());
         expect(r.accepted).toBe(40);
-        expect(r.setExtranonce).toBeGreaterThan(1);
       }
+      // Moved to the fee session and back by mining.set_extranonce. Which of the two miners the port
+      // moves is its choice over 80 shares (it balances the port, not each device), so only that
+      // some miner was moved is asserted; the fee pool's tally below shows what the moves delivered.
+      expect(Math.max(...results.map((r) => r.setExtranonce))).toBeGreaterThan(1);
       expect(a.accepted + b.accepted).toBe(80);
       expect(a.rejects.size + b.rejects.size).toBe(0);
       expect(b.workers.get("kaspa:feeaddr.fee")?.shares).toBe(b.accepted);
