@@ -18,10 +18,11 @@ install: node_modules/.installed
 chromium:
 	@command -v chromium >/dev/null && dpkg -s fonts-wqy-microhei >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei >/dev/null; }
 
-# Real components the engine tests verify against (RandomX through bun:ffi), from Debian like chromium.
-TEST_LIBS := librandomx0
+# Real components the tests verify against (RandomX through bun:ffi; a Prometheus server that scrapes
+# /api/metrics), from Debian like chromium. Without recommends: node-exporter is not needed.
+TEST_LIBS := librandomx0 prometheus
 testlibs:
-	@dpkg -s $(TEST_LIBS) >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(TEST_LIBS) >/dev/null; }
+	@dpkg -s $(TEST_LIBS) >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(TEST_LIBS) >/dev/null; }
 
 ui: install
 	$(BUN) ui/build.ts
