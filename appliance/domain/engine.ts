@@ -116,6 +116,18 @@ export interface EngineDeps {
    * time so that hours of slow miners fit in seconds.
    */
   clock?: () => number;
+  /** A port's main traffic moved to its standby pool or back (alerts listen; called off the share path). */
+  poolMoved?(portId: number, move: PoolMove): void;
+}
+
+/** A failover to the standby pool or a fail-back to the main pool (an edited address is neither). */
+export interface PoolMove {
+  to: "main" | "standby";
+  /** the pools as host:port */
+  from: string;
+  target: string;
+  /** why the main pool was left (empty for a fail-back) */
+  reason: string;
 }
 
 /** Hashrates in hashes per second. */
@@ -226,6 +238,11 @@ export interface PortStatsView {
   invalid: number;
   stale: number;
   latencyMs: number;
+  /**
+   * Work in hashes since the port's tally began, every pool answer counted (hashrate protection or
+   * not, like the fee audit): only grows, so a scraper can take rates of it.
+   */
+  work: { accepted: number; feeAccepted: number; rejected: number };
   /** which pool the port's main traffic goes to right now */
   upstream: "main" | "standby";
   upstreamSessions: number;

@@ -4,7 +4,7 @@
  * main pool is probed and the port returns as soon as it subscribes again. Lanes reconnect on each
  * move; miners stay connected.
  */
-import type { LogLevel } from "../domain/engine.ts";
+import type { LogLevel, PoolMove } from "../domain/engine.ts";
 import { type Endpoint, endpointText } from "./transport/endpoint.ts";
 
 /** Two addresses are the same pool; two absent ones (no standby configured) are the same too. */
@@ -24,6 +24,8 @@ export class PoolRoute {
     private readonly probe: (endpoint: Endpoint) => Promise<number>,
     private readonly log: (level: LogLevel, message: string) => void,
     private readonly onSwitch: (reason: string) => void,
+    /** told of failovers and fail-backs only, after onSwitch */
+    private readonly onMove: (move: PoolMove) => void = () => {},
   ) {}
 
   current(): Endpoint | null {
@@ -40,6 +42,12 @@ export class PoolRoute {
     );
     this.startProbing();
     this.onSwitch("failover to standby");
+    this.onMove({
+      to: "standby",
+      from: endpointText(endpoint),
+      target: endpointText(this.standby),
+      reason,
+    });
   }
 
   /** New addresses from an edited port: go back to main and reconnect everything if they changed. */
@@ -81,6 +89,8 @@ export class PoolRoute {
         this.stopProbing();
         this.log("info", `main pool ${endpointText(main)} is back; returning from standby`);
         this.onSwitch("fail-back to main");
+        const from = this.standby === null ? "" : endpointText(this.standby);
+        this.onMove({ to: "main", from, target: endpointText(main), reason: "" });
       },
       () => {
         this.probing = false;

@@ -96,6 +96,7 @@ export class ProxyPort implements PortContext {
         family === null ? Promise.resolve(0) : family.probe(ep, this.agentFor(null), timing.connectTimeoutMs),
       (level, message) => this.log(level, message),
       (reason) => this.runtime?.rehomeMain(reason),
+      (move) => deps.poolMoved?.(this.portId, move),
     );
     this.runtime = family?.runtime(this) ?? null;
   }
