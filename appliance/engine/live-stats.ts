@@ -96,6 +96,7 @@ export class EngineLiveStats implements LiveStats {
       invalid: t.invalid,
       stale: t.stale,
       latencyMs: Math.round(t.latencyMs * 100) / 100,
+      work: { accepted: t.acceptedWork, feeAccepted: t.feeAcceptedWork, rejected: t.rejectedWork },
       upstream: p?.onStandby ? "standby" : "main",
       upstreamSessions: sessions.main,
       feeSessions: sessions.fee,

@@ -94,6 +94,10 @@ export class PortTally {
   invalid = 0;
   stale = 0;
   latencyMs = 0;
+  /** since the tally began, every pool answer (the metrics' counters) */
+  acceptedWork = 0;
+  feeAcceptedWork = 0;
+  rejectedWork = 0;
   readonly split = new WorkSplit();
   /** the open minute per target, for the fee audit */
   readonly targets = new TargetMinutes();
@@ -195,6 +199,8 @@ export class DeviceRegistry {
         t.split.credit(target, work);
       }
       t.targets.accepted(target, work);
+      t.acceptedWork += work;
+      if (target !== MAIN) t.feeAcceptedWork += work;
     } else if (outcome === "stale") {
       d.stale++;
       t.stale++;
@@ -207,7 +213,10 @@ export class DeviceRegistry {
       t.minuteInvalid++;
     }
     // A local verdict carries no work: that share never reached a pool, so no pool counts it rejected.
-    if (outcome !== "valid" && work > 0) t.targets.rejected(target, work);
+    if (outcome !== "valid" && work > 0) {
+      t.targets.rejected(target, work);
+      t.rejectedWork += work;
+    }
   }
 
   get(id: string): DeviceRecord | undefined {

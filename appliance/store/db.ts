@@ -1,9 +1,17 @@
 import { Database } from "bun:sqlite";
-import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { MIGRATIONS } from "./migrations/index.ts";
 
 export const DB_FILE = "pithead.db";
+
+/** Bytes on disk of the database and its write-ahead log (the metrics and the soak watch it grow). */
+export function databaseBytes(dataDir: string): number {
+  const file = join(dataDir, DB_FILE);
+  let bytes = 0;
+  for (const f of [file, `${file}-wal`]) bytes += statSync(f, { throwIfNoEntry: false })?.size ?? 0;
+  return bytes;
+}
 
 /**
  * Opens the appliance database: WAL so readers never block the writer, FULL sync so that an

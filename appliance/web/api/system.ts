@@ -1,4 +1,6 @@
 import { renderMetrics } from "../../ops/metrics.ts";
+import { readProcess } from "../../ops/process-readings.ts";
+import { databaseBytes } from "../../store/db.ts";
 import type { LogKind } from "../../store/logs.ts";
 import { pushOverrides } from "../../store/ratios.ts";
 import type { AppContext } from "../app-context.ts";
@@ -123,20 +125,27 @@ export const systemRoutes: Route[] = [
   },
 ];
 
-/** Prometheus scrape target: a console session or `Authorization: Bearer <metrics token>`. */
+/**
+ * Prometheus scrape target: a console session or `Authorization: Bearer <metrics token>`.
+ * `?devices=1` adds per-device series (off by default: their number is the farm's device count).
+ */
 export const metricsRoute: Route = {
   method: "GET",
   path: "/api/metrics",
   scope: "metrics",
-  handler: ({ app }) =>
+  handler: ({ app, url }) =>
     new Response(
       renderMetrics({
         version: app.version,
-        uptimeSeconds: Math.floor((Date.now() - app.startedAt) / 1000),
+        startTimeSeconds: Math.floor(app.startedAt / 1000),
+        process: readProcess(),
+        databaseBytes: databaseBytes(app.config.dataDir),
+        perDevice: url.searchParams.get("devices") === "1",
         ports: app.ports.list().map((port) => ({
           port,
           state: app.engine.runState(port.id),
           stats: app.engine.live.portStats(port.id),
+          devices: () => app.engine.live.workers(port.id),
         })),
       }),
       { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } },
