@@ -34,7 +34,7 @@ export class LoginKey {
   }
 
   /** Decrypts base64 RSA-OAEP (SHA-256) ciphertext; null if it is not a valid ciphertext for our key. */
-  decrypt(base64: string): string | null {
+  private decrypt(base64: string): string | null {
     try {
       const plain = privateDecrypt(
         { key: this.pair.privatePem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" },
@@ -44,5 +44,17 @@ export class LoginKey {
     } catch {
       return null;
     }
+  }
+
+  /**
+   * The console seals every password as "nonce:password" (the nonce is the captcha id for a login, a
+   * single-use challenge otherwise), so a ciphertext seen on the wire cannot be sent again under a new
+   * nonce. Null when it does not decrypt or carries no nonce; checking the nonce is the caller's job.
+   */
+  unseal(base64: string): { nonce: string; secret: string } | null {
+    const plain = this.decrypt(base64);
+    const colon = plain?.indexOf(":") ?? -1;
+    if (plain == null || colon < 1) return null;
+    return { nonce: plain.slice(0, colon), secret: plain.slice(colon + 1) };
   }
 }

@@ -20,6 +20,8 @@ export interface AppContext extends Foundation {
   loginKey: LoginKey;
   /** single-use challenges the re-authentication password is encrypted with */
   reauthChallenges: ReauthChallenges;
+  /** single-use challenges the password change's three passwords are encrypted with */
+  passwordChallenges: ReauthChallenges;
   engine: EngineControl;
   /** persisted minute and hour statistics */
   series: SeriesStore;

@@ -24,8 +24,14 @@ export const MESSAGES = {
   "lang.login.err_info": "Information verification failed",
   "lang.login.err_password_cipher": "The password could not be decrypted; reload the page and try again",
   "lang.login.err_throttled": "Too many failed logins from this address; try again later",
+  "lang.login.err_throttled_account":
+    "Too many failed logins for this account; wait the time given before the next try",
   "lang.user.err_short": "The new password needs at least 8 characters",
   "lang.user.err_mismatch": "The new value and its confirmation do not match",
+  "lang.user.err_long":
+    "The new password may have at most 128 bytes (128 Latin letters, 42 Chinese characters)",
+  "lang.user.err_cipher":
+    "The passwords must be sent encrypted by the console with a fresh challenge; reload the page and try again",
   // ports (§5)
   "lang.proxy.err_port": "Please enter the port to be monitored, ranging from 1 to 65534",
   "lang.proxy.err_currency": "Please choose the proxy coin",

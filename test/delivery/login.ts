@@ -1,6 +1,6 @@
 /**
- * The scripted login of the foundation issue's wire format: RSA-OAEP (SHA-256) over the UTF-8
- * password, base64, with a captcha answer. With `--test-captcha CODE` the answer is CODE.
+ * The scripted login of the console's wire format: RSA-OAEP (SHA-256) over the UTF-8 text
+ * "captcha id:password", base64, with a captcha answer. With `--test-captcha CODE` the answer is CODE.
  */
 import { encryptPassword } from "../support/appliance.ts";
 
@@ -8,7 +8,7 @@ export async function login(base: string, password: string, captchaAnswer: strin
   const { pem } = (await (await fetch(`${base}/api/_/pubkey`)).json()) as { pem: string };
   const captcha = (await (await fetch(`${base}/api/_/captcha`)).json()) as { id: string; image: string };
   if (!captcha.image.startsWith("data:image/")) throw new Error("captcha image is not a data URL");
-  const encrypted = encryptPassword(pem, password);
+  const encrypted = encryptPassword(pem, `${captcha.id}:${password}`);
   const res = await fetch(`${base}/api/_/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -34,12 +34,7 @@ test("each change is recorded old → new; passwords, tokens and keys are redact
   expect((await c.post("/api/cert/upload", { cert: pair.cert, key: pair.key })).status).toBe(200);
   await c.post("/api/kc/key", { k: "kenc-secret" });
   await c.post("/api/update/source", { url: "https://updates.example/" });
-  const changed = await c.post("/api/_/changepassword", {
-    username: "admin2",
-    rawpassword: t.password,
-    password: "new-secret-1",
-    repassword: "new-secret-1",
-  });
+  const changed = await c.changePassword("admin2", t.password, "new-secret-1");
   expect(changed.status).toBe(200);
   expect((await c.login("admin2", "new-secret-1")).status).toBe(200);
 

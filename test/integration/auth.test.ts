@@ -43,7 +43,7 @@ describe("login", () => {
     const attempt = (captcha: string) =>
       c.post("/api/_/login", {
         username: "admin",
-        password: encryptPassword(key.pem, t.password),
+        password: encryptPassword(key.pem, `${cap.id}:${t.password}`),
         captcha_id: cap.id,
         captcha,
       });
@@ -124,31 +124,16 @@ describe("tokens", () => {
 
 describe("change password", () => {
   test("checks the current password, confirms the new one, signs every session out and clears the warning", async () => {
-    const mismatch = await t.client.post("/api/_/changepassword", {
-      username: "admin",
-      rawpassword: t.password,
-      password: "new-secret-1",
-      repassword: "new-secret-2",
-    });
+    const mismatch = await t.client.changePassword("admin", t.password, "new-secret-1", "new-secret-2");
     expect(mismatch.status).toBe(400);
     const missing = await t.client.post("/api/_/changepassword", { username: "admin" });
     expect(missing.body).toMatchObject({
       error: { key: "lang.err.config_check", message: "Configuration check failed" },
     });
-    const wrongCurrent = await t.client.post("/api/_/changepassword", {
-      username: "admin",
-      rawpassword: "wrong",
-      password: "new-secret-1",
-      repassword: "new-secret-1",
-    });
+    const wrongCurrent = await t.client.changePassword("admin", "wrong", "new-secret-1");
     expect((wrongCurrent.body.error as { key: string }).key).toBe("lang.err.config_check");
 
-    const res = await t.client.post("/api/_/changepassword", {
-      username: "operator",
-      rawpassword: t.password,
-      password: "new-secret-1",
-      repassword: "new-secret-1",
-    });
+    const res = await t.client.changePassword("operator", t.password, "new-secret-1");
     expect(res.status).toBe(200);
     expect((await t.client.get("/api/ports")).status).toBe(401);
     expect(existsSync(join(t.dataDir, "initial-password"))).toBe(false);

@@ -100,12 +100,7 @@ describe("a password change replaces every machine token", () => {
       const call = (token: string, path: string) =>
         fetch(`${other.app.url()}${path}`, { headers: { "x-api-token": token } }).then((r) => r.status);
       expect(await call(control, "/api/ports")).toBe(200);
-      const changed = await other.client.post("/api/_/changepassword", {
-        username: "admin",
-        rawpassword: other.password,
-        password: "new-secret-1",
-        repassword: "new-secret-1",
-      });
+      const changed = await other.client.changePassword("admin", other.password, "new-secret-1");
       expect(changed.status).toBe(200);
       expect(await call(control, "/api/ports")).toBe(401);
       expect(await call(metrics, "/api/metrics")).toBe(401);

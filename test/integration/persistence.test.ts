@@ -107,12 +107,7 @@ describe("pithead reset-password", () => {
     const dir = tempDir();
     dirs.push(dir);
     const first = await startTestAppliance(dir);
-    await first.client.post("/api/_/changepassword", {
-      username: "admin",
-      rawpassword: first.password,
-      password: "operator-chosen",
-      repassword: "operator-chosen",
-    });
+    expect((await first.client.changePassword("admin", first.password, "operator-chosen")).status).toBe(200);
     await first.client.login("admin", "operator-chosen");
     const control = (await first.client.get<{ token: string }>("/api/remote/token")).body.token;
     const metrics = (await first.client.get<{ token: string }>("/api/metrics/token")).body.token;

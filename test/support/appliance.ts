@@ -76,7 +76,31 @@ export class Client {
     return encryptPassword(key.pem, `${challenge.challenge}:${password}`);
   }
 
-  /** Logs in through the public wire format (pubkey, captcha, RSA-encrypted password). */
+  /**
+   * The password change as the console sends it: the three passwords sealed as "challenge:password"
+   * with one challenge of GET /api/_/changepassword.
+   */
+  async changePassword(
+    username: string,
+    current: string,
+    next: string,
+    again = next,
+  ): Promise<ApiReply<Record<string, unknown>>> {
+    const { body: key } = await this.get<{ pem: string }>("/api/_/pubkey");
+    const { body: challenge } = await this.get<{ challenge: string }>("/api/_/changepassword");
+    const seal = (password: string) => encryptPassword(key.pem, `${challenge.challenge}:${password}`);
+    return this.post("/api/_/changepassword", {
+      username,
+      rawpassword: seal(current),
+      password: seal(next),
+      repassword: seal(again),
+    });
+  }
+
+  /**
+   * Logs in through the public wire format (pubkey, captcha, the password RSA-encrypted as
+   * "captcha id:password", so that the ciphertext is bound to its captcha).
+   */
   async login(
     username: string,
     password: string,
@@ -86,7 +110,7 @@ export class Client {
     const { body: captcha } = await this.get<{ id: string }>("/api/_/captcha");
     const res = await this.post("/api/_/login", {
       username,
-      password: encryptPassword(key.pem, password),
+      password: encryptPassword(key.pem, `${captcha.id}:${password}`),
       captcha_id: captcha.id,
       captcha: TEST_CAPTCHA,
       remember,

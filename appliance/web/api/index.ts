@@ -6,6 +6,7 @@ import { catalogRoutes } from "./catalog.ts";
 import { feeAuditRoutes } from "./fee-audit.ts";
 import { historyRoutes } from "./history.ts";
 import { liveRoutes } from "./live.ts";
+import { passwordChangeRoutes } from "./password-change.ts";
 import { portRoutes } from "./ports.ts";
 import { preferenceRoutes } from "./preferences.ts";
 import { ratioRoutes } from "./ratios.ts";
@@ -19,6 +20,7 @@ import { walletRoutes } from "./wallets.ts";
 /** Every route of the API, one module per area of spec §7. */
 export const allRoutes: Route[] = [
   ...authRoutes,
+  ...passwordChangeRoutes,
   ...portRoutes,
   ...transferRoutes,
   ...walletRoutes,

@@ -54,12 +54,14 @@ export function Login() {
         get<{ pem: string }>("/api/_/pubkey"),
         import("../lib/rsa.ts"),
       ]);
+      const captchaId = captcha?.id ?? "";
       const reply = await post<LoginReply>(
         "/api/_/login",
         {
           username: username.trim(),
-          password: rsa.encryptPassword(pem, password),
-          captcha_id: captcha?.id ?? "",
+          // sealed with its captcha id: the server refuses the ciphertext with any other captcha
+          password: rsa.encryptPassword(pem, `${captchaId}:${password}`),
+          captcha_id: captchaId,
           captcha: code.trim(),
           remember,
         },
@@ -72,7 +74,9 @@ export function Login() {
       toast("ok", t("login.ok"));
       nav("/system/index/chartcard", { replace: true });
     } catch (err) {
-      setError(err instanceof ApiError ? err.text : t("login.failed"));
+      const wait = err instanceof ApiError ? err.body?.retry_after : undefined;
+      const text = err instanceof ApiError ? err.text : t("login.failed");
+      setError(wait ? `${text} (${t("login.retry_after", { n: wait })})` : text);
       setCode("");
       reload();
     } finally {

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { useNavigate } from "react-router-dom";
 import { Field } from "../components/Field.tsx";
-import { post, setToken } from "../lib/api.ts";
+import { get, post, setToken } from "../lib/api.ts";
 import { t } from "../lib/i18n.ts";
 import { toast } from "../lib/toast.ts";
 import { BTN_PRIMARY, INPUT } from "../lib/ui.ts";
@@ -38,11 +38,18 @@ export function AccountSection() {
       return;
     }
     try {
+      // sealed like the login's password, each "challenge:password" with one single-use challenge
+      const [{ pem }, { challenge }, rsa] = await Promise.all([
+        get<{ pem: string }>("/api/_/pubkey"),
+        get<{ challenge: string }>("/api/_/changepassword"),
+        import("../lib/rsa.ts"),
+      ]);
+      const seal = (password: string) => rsa.encryptPassword(pem, `${challenge}:${password}`);
       await post("/api/_/changepassword", {
         username: f.newUsername.trim(),
-        rawpassword: f.password,
-        password: f.newPassword,
-        repassword: f.newPassword2,
+        rawpassword: seal(f.password),
+        password: seal(f.newPassword),
+        repassword: seal(f.newPassword2),
       });
       toast("ok", t("user.changed"));
       setToken(null);
