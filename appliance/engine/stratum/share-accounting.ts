@@ -11,6 +11,7 @@ import type { DeviceRecord, DeviceRegistry, ShareOutcome } from "../../stats/dev
 import { MAIN, type WorkSplit } from "../../stats/work-split.ts";
 import type { FeeSeat } from "../fee/fee-group.ts";
 import type { FeeScheduler } from "../fee/scheduler.ts";
+import type { FeeTarget } from "../fee/targets.ts";
 import type { FeeMode } from "../modes/mode.ts";
 
 /** A share sent to `target`'s pool: in flight until answered; returns the ledger its answer settles. */
@@ -101,4 +102,21 @@ export function wantedTarget(
   if (fee.targets.length === 0 && current === MAIN) return null;
   seat.group.setActive(seat, !protectedNow, fee.now());
   return protectedNow ? MAIN : fee.decide(seat);
+}
+
+/**
+ * Compatible-style fee (a miner that pays per share on its own session): the fee wallet the group
+ * owes a share of `work` to, when that wallet's worker is authorized on the share's session; else
+ * undefined, and the share goes as its job's. Returns the scheduler's own target: nothing is
+ * allocated per share.
+ */
+export function feeWorkerFor(
+  seat: FeeSeat,
+  fee: FeeScheduler,
+  work: number,
+  authorized: ReadonlySet<string>,
+): FeeTarget | undefined {
+  const pick = seat.group.pickForShare(work);
+  const t = pick === MAIN ? undefined : fee.target(pick);
+  return t !== undefined && authorized.has(t.user) ? t : undefined;
 }

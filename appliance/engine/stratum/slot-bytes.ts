@@ -5,6 +5,10 @@
  */
 export const SLOTS_PER_SESSION = 256;
 
+const SLOT_HEX = Array.from({ length: SLOTS_PER_SESSION }, (_, i) => i.toString(16).padStart(2, "0"));
+/** A slot byte as two hex digits, from a table: it goes into job lines and shares without a new string. */
+export const slotHex = (slot: number): string => SLOT_HEX[slot & 0xff] as string;
+
 export class SlotBytes {
   private readonly use = new Uint16Array(SLOTS_PER_SESSION);
   private cursor = 0;
@@ -29,5 +33,14 @@ export class SlotBytes {
   give(slot: number): void {
     const u = this.use[slot] as number;
     if (u > 0) this.use[slot] = u - 1;
+  }
+
+  /** Takes `slot` back in place of `held` (a resumed session's byte); false when a miner has it. */
+  retake(slot: number, held: number): boolean {
+    if (slot === held) return true;
+    if ((this.use[slot] as number) > 0) return false;
+    this.use[slot] = 1;
+    this.give(held);
+    return true;
   }
 }

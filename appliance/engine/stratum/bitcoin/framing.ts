@@ -15,10 +15,7 @@ export type Framing = "reframe" | "passthrough";
 export const MINER_EXTRANONCE1_BYTES = 1;
 export const MINER_EXTRANONCE2_BYTES = 3;
 export const REFRAME_MIN_EXTRANONCE2 = MINER_EXTRANONCE1_BYTES + MINER_EXTRANONCE2_BYTES;
-export const SLOTS_PER_SESSION = 256;
-
-const SLOT_HEX = Array.from({ length: SLOTS_PER_SESSION }, (_, i) => i.toString(16).padStart(2, "0"));
-export const slotHex = (slot: number): string => SLOT_HEX[slot & 0xff] as string;
+export { SLOTS_PER_SESSION, slotHex } from "../slot-bytes.ts";
 
 /**
  * Fresh work for a miner that already mined the current job: a generation byte in the pad when the

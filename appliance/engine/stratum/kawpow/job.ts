@@ -1,8 +1,8 @@
 /**
  * KawJob: pool work as the proxy hands it to miners, under a job id unique on the port (job ids of
  * different pool sessions collide), with the session that issued it, so that a late share goes to
- * that session. Each miner keeps the last few jobs it was sent (MinerJobs) with the prefix it mined
- * them under, and the nonces it already submitted for each (a duplicate is answered locally).
+ * that session. Each miner keeps the last few jobs it was sent with the prefix it mined them under
+ * and the nonces it already submitted for each (prefix-miner.ts, MinerJobs).
  */
 import { requestLine } from "../message.ts";
 import { KawpowMethod } from "./methods.ts";
@@ -54,53 +54,5 @@ export class KawJob {
     ]);
     if (this.origin.shared) this.lines[i] = line;
     return line;
-  }
-}
-
-/** A job as one miner received it, the prefix its nonces start with and the nonces it sent. */
-export interface SentJob {
-  job: KawJob;
-  prefix: string;
-  nonces: Set<string> | null;
-}
-
-/**
- * Jobs a miner may still submit shares for. Older ones answer "stale": a miner moved between pools
- * still sends shares for the job it left for a moment, and a pool keeps a few jobs of one block.
- */
-export const JOBS_PER_MINER = 8;
-/** Nonces remembered per job and miner for the duplicate check (a bound, not an expected count). */
-const NONCES_PER_JOB = 4096;
-
-export class MinerJobs {
-  private readonly sent: SentJob[] = [];
-
-  add(job: KawJob, prefix: string): void {
-    this.sent.push({ job, prefix, nonces: null });
-    if (this.sent.length > JOBS_PER_MINER) this.sent.shift();
-  }
-
-  byId(jobId: string): SentJob | undefined {
-    for (let i = this.sent.length - 1; i >= 0; i--) {
-      const s = this.sent[i] as SentJob;
-      if (s.job.jobId === jobId) return s;
-    }
-    return undefined;
-  }
-
-  /** Records a nonce for the job; false when the miner already sent it. */
-  firstUse(s: SentJob, nonce: string): boolean {
-    s.nonces ??= new Set();
-    if (s.nonces.has(nonce)) return false;
-    if (s.nonces.size < NONCES_PER_JOB) s.nonces.add(nonce);
-    return true;
-  }
-
-  get last(): SentJob | undefined {
-    return this.sent[this.sent.length - 1];
-  }
-
-  clear(): void {
-    this.sent.length = 0;
   }
 }

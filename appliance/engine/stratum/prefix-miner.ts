@@ -1,0 +1,295 @@
+/**
+ * PrefixMiner: a miner session of the families whose pools give a nonce prefix at subscribe and send
+ * work as mining.set_target + mining.notify (KawPow; Equihash / ZIP 301), the miners' side of
+ * PrefixUpstream. An explicit state machine (connected → subscribed → authorized → closed):
+ * mining.subscribe waits for the main lane's session and answers with the prefix the miner mines
+ * under (the session's, followed by the miner's slot byte on a shared session); mining.authorize
+ * logs the worker in on the miner's own session; each job goes out with mining.set_extranonce when
+ * its prefix differs from the miner's (a fee move, a new session), which only a miner that sent
+ * mining.extranonce.subscribe takes (another is closed, to subscribe again), and mining.set_target
+ * when its target changed. Each miner keeps its last jobs (MinerJobs) with the prefix it mined them
+ * under and the shares it sent for each. A family says what its shares hold, what it checks in them
+ * and how they go up.
+ */
+import { ErrorCode, StratumError } from "./bitcoin/errors.ts";
+import { parseAuthorize } from "./bitcoin/messages.ts";
+import { intern } from "./intern.ts";
+import { errorLine, parsePositional, requestLine, resultLine, type StratumId } from "./message.ts";
+import {
+  type MinerLane,
+  type MovableHost,
+  MovableMiner,
+  type Refusal,
+  type SubscribingLane,
+} from "./movable-miner.ts";
+import type { SlotMiner } from "./pool-lane.ts";
+import type { ShareTicket } from "./prefix-upstream.ts";
+
+const Method = {
+  SUBSCRIBE: "mining.subscribe",
+  EXTRANONCE_SUBSCRIBE: "mining.extranonce.subscribe",
+  AUTHORIZE: "mining.authorize",
+  SUBMIT: "mining.submit",
+  SET_TARGET: "mining.set_target",
+  SET_EXTRANONCE: "mining.set_extranonce",
+} as const;
+
+/** Pool work as a prefix family's job carries it. */
+export interface PrefixWork {
+  /** the session's prefix every nonce of the job starts with */
+  readonly extranonce: string;
+  /** the share target, 64 hex digits */
+  readonly target: string;
+  readonly clean: boolean;
+}
+
+/** A prefix family's job (KawJob, EqJob): port-unique id, issuing lane and session, notify line. */
+export interface PrefixJob<W extends PrefixWork> {
+  readonly jobId: string;
+  readonly difficulty: number;
+  readonly origin: { readonly target: string; readonly user: string | null; readonly shared: boolean };
+  readonly upstream: {
+    readonly isReady: boolean;
+    readonly authorized: ReadonlySet<string>;
+    /** a share: the family's three fields after the user and the pool's job id */
+    submit(user: string, work: W, a: string, b: string, c: string, ticket: ShareTicket): void;
+  };
+  readonly work: W;
+  notifyLine(clean: boolean): string;
+}
+
+/** A prefix family's lane (a PoolLane of PrefixUpstream sessions). */
+export interface PrefixLane<J> extends MinerLane<J>, SubscribingLane<{ readonly extranonce: string }> {
+  addUser(user: string, password: string): Promise<boolean>;
+}
+
+export interface PrefixHost<L> extends MovableHost<L> {
+  /** the miner's own session, or its place on a shared main lane */
+  mainLane(miner: SlotMiner): L | null;
+}
+
+export abstract class PrefixMiner<
+  L extends PrefixLane<J>,
+  J extends PrefixJob<W>,
+  W extends PrefixWork,
+> extends MovableMiner<L, J, StratumError> {
+  /** the prefix the miner holds now */
+  prefix = "";
+  extranonceSubscribed = false;
+  private upstreamUser = "";
+  protected readonly sent = new MinerJobs<J>();
+  private lastTarget = "";
+  declare protected readonly host: PrefixHost<L>;
+
+  /** what the family's logs call the prefix ("NONCE_1", "nonce prefix") */
+  protected abstract get prefixName(): string;
+  /** mining.subscribe's params: the miner's agent */
+  protected abstract parseSubscribe(params: unknown[]): string | StratumError;
+  /** mining.submit: the family's checks, then `send` */
+  protected abstract submit(id: StratumId, params: unknown[]): void;
+
+  protected answer(id: StratumId, result: unknown): void {
+    this.out.write(resultLine(id, result));
+  }
+
+  protected refuse(id: StratumId, error: StratumError): void {
+    this.out.write(errorLine(id, error));
+  }
+
+  protected refusal(kind: Refusal, message: string): StratumError {
+    return new StratumError(kind === "other" ? ErrorCode.OTHER : ErrorCode.UNAUTHORIZED, message);
+  }
+
+  protected isStale(error: StratumError): boolean {
+    return error.code === ErrorCode.STALE;
+  }
+
+  // ---- requests ----
+
+  handleLine(line: string): Promise<void> | undefined {
+    const m = parsePositional(line);
+    if (m === null) {
+      this.host.log("warn", `miner ${this.ip}: malformed line`);
+      this.strike(null, new StratumError(ErrorCode.OTHER, "malformed JSON"));
+      return;
+    }
+    if (m.kind === "response") return;
+    switch (m.method) {
+      case Method.SUBSCRIBE:
+        if (this.state !== "connected") {
+          this.strike(m.id, new StratumError(ErrorCode.OTHER, "already subscribed"));
+          return;
+        }
+        return this.subscribe(m.id, m.params);
+      case Method.EXTRANONCE_SUBSCRIBE:
+        this.extranonceSubscribed = true;
+        this.answer(m.id, true);
+        return;
+      case Method.AUTHORIZE:
+        return this.authorize(m.id, m.params);
+      case Method.SUBMIT:
+        this.submit(m.id, m.params);
+        return;
+      default:
+        this.host.log("warn", `miner ${this.ip}: unknown method ${m.method.slice(0, 40)}`);
+        this.strike(m.id, new StratumError(ErrorCode.OTHER, "unknown method"));
+    }
+  }
+
+  /** mining.subscribe: the answer waits for the session whose prefix the miner will mine under. */
+  private async subscribe(id: StratumId, params: unknown[]): Promise<void> {
+    const agent = this.parseSubscribe(params);
+    if (agent instanceof StratumError) {
+      this.strike(id, agent);
+      return;
+    }
+    this.agent = intern(agent);
+    const lane = this.host.mainLane(this);
+    const u = await this.subscribeOn(id, lane);
+    if (u === null || lane === null) return;
+    this.prefix = this.prefixOn(lane.shared, u.extranonce);
+    this.state = "subscribed";
+    this.answer(id, [null, this.prefix]);
+  }
+
+  private async authorize(id: StratumId, params: unknown[]): Promise<void> {
+    const a = parseAuthorize(params);
+    if (a instanceof StratumError) {
+      this.strike(id, a);
+      return;
+    }
+    if (this.state === "connected") {
+      this.strike(id, new StratumError(ErrorCode.NOT_SUBSCRIBED, "not subscribed"));
+      return;
+    }
+    if (this.state === "authorized") {
+      // one worker per connection: further names mine under the first
+      this.answer(id, true);
+      return;
+    }
+    const who = this.identify(id, a.user);
+    if (who === null) return;
+    const lane = this.main as L;
+    if (!(await this.workerAccepted(id, lane, who.upstreamUser, a.password || "x"))) return;
+    this.answer(id, true);
+    this.upstreamUser = who.upstreamUser;
+    this.authorized(who, lane, this.canSetExtranonce());
+  }
+
+  /** mining.submit's first checks: authorized, the job known and its session alive; null when answered. */
+  protected sentJob(id: StratumId, jobId: string): SentJob<J> | null {
+    if (this.state !== "authorized") {
+      this.strike(id, new StratumError(ErrorCode.UNAUTHORIZED, "unauthorized worker"));
+      return null;
+    }
+    const sent = this.sent.byId(jobId);
+    if (sent === undefined || !sent.job.upstream.isReady) {
+      this.localVerdict(id, "stale", new StratumError(ErrorCode.STALE, "job not found"));
+      return null;
+    }
+    return sent;
+  }
+
+  /** The last check: the share was not sent before for its job (`key` tells shares apart). */
+  protected firstUse(id: StratumId, sent: SentJob<J>, key: string): boolean {
+    if (this.sent.firstUse(sent, key)) return true;
+    this.localVerdict(id, "invalid", new StratumError(ErrorCode.DUPLICATE, "duplicate share"));
+    return false;
+  }
+
+  /**
+   * The checks passed: the share goes to the session that issued its job, as the miner's worker (a
+   * shared lane's own) or, with Compatible-style fee, a fee wallet's.
+   */
+  protected send(id: StratumId, job: J, a: string, b: string, c: string): void {
+    const work = job.difficulty * this.host.factor;
+    const feeWorker = this.feeWorker(work, job.upstream.authorized);
+    const ticket = this.shareTicket(id, feeWorker?.key ?? job.origin.target, work);
+    job.upstream.submit(feeWorker?.user ?? job.origin.user ?? this.upstreamUser, job.work, a, b, c, ticket);
+  }
+
+  // ---- jobs ----
+
+  onLaneJob(lane: L, job: J): void {
+    if (lane !== this.lane || this.state !== "authorized") return;
+    this.sendJob(job, job.work.clean);
+  }
+
+  onLaneSession(lane: L, u: { readonly extranonce: string }): void {
+    // A new session of the miner's lane may have a new prefix: sendJob gives it with the next job.
+    if (lane !== this.lane) return;
+    if (this.prefixOn(lane.shared, u.extranonce) !== this.prefix && !this.canSetExtranonce())
+      this.close(`pool session changed and the miner cannot take a new ${this.prefixName}`);
+  }
+
+  private canSetExtranonce(): boolean {
+    return this.extranonceSubscribed && this.host.config.setting.cut !== 1;
+  }
+
+  protected sendJob(job: J, clean: boolean): void {
+    const prefix = this.prefixOn(job.origin.shared, job.work.extranonce);
+    if (prefix !== this.prefix) {
+      if (!this.canSetExtranonce()) {
+        this.close(`the miner cannot take a new ${this.prefixName}`);
+        return;
+      }
+      this.prefix = prefix;
+      this.out.write(requestLine(null, Method.SET_EXTRANONCE, [prefix]));
+    }
+    if (job.work.target !== this.lastTarget) {
+      this.lastTarget = job.work.target;
+      this.out.write(requestLine(null, Method.SET_TARGET, [job.work.target]));
+    }
+    this.out.write(job.notifyLine(clean));
+    this.sent.add(job, this.prefix);
+    const d = this.device;
+    if (d !== null) {
+      d.lastJobAt = Date.now();
+      d.difficulty = job.difficulty;
+    }
+  }
+}
+
+/** A job as one miner received it, the prefix its nonces start with and the shares it sent. */
+export interface SentJob<J> {
+  job: J;
+  prefix: string;
+  shares: Set<string> | null;
+}
+
+/**
+ * Jobs a miner may still submit shares for. Older ones answer "stale": a miner moved between pools
+ * still sends shares for the job it left for a moment, and a pool keeps a few jobs of one block.
+ */
+export const JOBS_PER_MINER = 8;
+/** Shares remembered per job and miner for the duplicate check (a bound, not an expected count). */
+const SHARES_PER_JOB = 4096;
+
+export class MinerJobs<J extends { readonly jobId: string }> {
+  private readonly sent: SentJob<J>[] = [];
+
+  add(job: J, prefix: string): void {
+    this.sent.push({ job, prefix, shares: null });
+    if (this.sent.length > JOBS_PER_MINER) this.sent.shift();
+  }
+
+  byId(jobId: string): SentJob<J> | undefined {
+    for (let i = this.sent.length - 1; i >= 0; i--) {
+      const s = this.sent[i] as SentJob<J>;
+      if (s.job.jobId === jobId) return s;
+    }
+    return undefined;
+  }
+
+  /** Records a share's key for the job; false when the miner already sent it. */
+  firstUse(s: SentJob<J>, key: string): boolean {
+    s.shares ??= new Set();
+    if (s.shares.has(key)) return false;
+    if (s.shares.size < SHARES_PER_JOB) s.shares.add(key);
+    return true;
+  }
+
+  clear(): void {
+    this.sent.length = 0;
+  }
+}
