@@ -1,15 +1,16 @@
 /**
- * Login captcha image (spec §4, §6): an SVG data URL in which every character is drawn as a wobbly
- * stroked path from a built-in stroke font, rotated, scaled and sheared at random, mixed with noise
- * curves, dots and decoy strokes, and with all elements shuffled. There is no <text> element and no
- * element order that spells the code, so the answer cannot be read out of the markup; it has to be
- * seen. Checking answers (single use, expiry) is the login module's job, not this one's.
+ * Login captcha image (spec §4, §6): a PNG data URL. Every character is drawn from a built-in stroke
+ * font as wobbly thick strokes, rotated, scaled and sheared at random, over a tinted background with
+ * noise curves, decoy strokes and speckles, and rasterised to pixels here (raster.ts, png.ts): the
+ * answer is nowhere in the markup or the bytes, it has to be seen. Checking answers (single use,
+ * expiry) is the login module's job, not this one's.
  */
+import { encodePng } from "./png.ts";
+import { hsl, type Point, Raster, type Rgb } from "./raster.ts";
 
 /** No 0/O/Q, 1/I/L... pairs a person would confuse: I, O, Q, G, B, S, Z and 0, 1, 2, 5, 8 are out. */
 export const CAPTCHA_ALPHABET = "ACDEFHJKLMNPRTUVWXY34679";
 
-type Point = readonly [number, number];
 type Stroke = readonly Point[];
 
 /**
@@ -65,8 +66,10 @@ const GLYPHS: Readonly<Record<string, readonly Stroke[]>> = Object.fromEntries(
   Object.entries(FONT).map(([ch, spec]) => [ch, spec.split("|").map((s) => s.split(" ").map(parsePoint))]),
 );
 
+/** The drawing's units; SCALE pixels per unit keeps the strokes smooth on high-density screens. */
 const WIDTH = 120;
 const HEIGHT = 40;
+const SCALE = 2;
 
 /** Uniform random integer in [0, n) from the CSPRNG, without modulo bias. */
 function randomIndex(n: number): number {
@@ -91,14 +94,8 @@ function rand(min: number, max: number): number {
   return min + Math.random() * (max - min);
 }
 
-/** One decimal: short markup, and never four adjacent digits that could spell a numeric code. */
-function n(value: number): string {
-  return (Math.round(value * 10) / 10).toFixed(1);
-}
-
-/** hsl() rather than hex, so colours cannot contain code-like letter or digit runs either. */
-function colour(lightness: [number, number]): string {
-  return `hsl(${Math.floor(rand(0, 360))},${Math.floor(rand(45, 85))}%,${Math.floor(rand(...lightness))}%)`;
+function colour(lightness: [number, number]): Rgb {
+  return hsl(rand(0, 360), rand(45, 85), rand(...lightness));
 }
 
 interface Placement {
@@ -118,8 +115,25 @@ function place(p: Point, at: Placement): Point {
   return [at.cx + at.scale * (x1 * at.cos - y0 * at.sin), at.cy + at.scale * (x1 * at.sin + y0 * at.cos)];
 }
 
-/** A stroke as a roughened path: every segment is split and its middle pushed aside a little. */
-function strokePath(stroke: Stroke, at: Placement): string {
+/** Points along the quadratic curve from `a` through control `c` to `b`. */
+function quadratic(a: Point, c: Point, b: Point, steps = 6): Point[] {
+  const out: Point[] = [];
+  for (let i = 1; i <= steps; i++) {
+    const t = i / steps;
+    const u = 1 - t;
+    out.push([
+      u * u * a[0] + 2 * u * t * c[0] + t * t * b[0],
+      u * u * a[1] + 2 * u * t * c[1] + t * t * b[1],
+    ]);
+  }
+  return out;
+}
+
+/**
+ * A stroke as a roughened curve: every segment is split and its middle pushed aside a little, and the
+ * points are joined by quadratic curves through the split points, so it looks hand-drawn.
+ */
+function roughen(stroke: Stroke, at: Placement): Point[] {
   const pts: Point[] = [];
   for (let i = 0; i < stroke.length; i++) {
     const p = stroke[i];
@@ -130,36 +144,34 @@ function strokePath(stroke: Stroke, at: Placement): string {
     }
     pts.push(place(p, at));
   }
-  const [first, ...rest] = pts;
-  if (!first) return "";
-  // quadratic joins through the split points give a hand-drawn curve rather than straight segments
-  let d = `M${n(first[0])} ${n(first[1])}`;
-  for (let i = 0; i + 1 < rest.length; i += 2) {
-    const c = rest[i];
-    const e = rest[i + 1];
-    if (c && e) d += `Q${n(c[0])} ${n(c[1])} ${n(e[0])} ${n(e[1])}`;
+  const first = pts[0];
+  if (!first) return [];
+  const out: Point[] = [first];
+  for (let i = 1; i + 1 < pts.length; i += 2)
+    out.push(...quadratic(out[out.length - 1] as Point, pts[i] as Point, pts[i + 1] as Point));
+  return out;
+}
+
+function noiseCurve(image: Raster): void {
+  const p0: Point = [rand(-5, 15), rand(0, HEIGHT)];
+  const p1: Point = [rand(20, 50), rand(-10, HEIGHT + 10)];
+  const p2: Point = [rand(70, 100), rand(-10, HEIGHT + 10)];
+  const p3: Point = [rand(105, WIDTH + 5), rand(0, HEIGHT)];
+  const pts: Point[] = [];
+  for (let i = 0; i <= 24; i++) {
+    const t = i / 24;
+    const u = 1 - t;
+    const w = [u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t] as const;
+    pts.push([
+      w[0] * p0[0] + w[1] * p1[0] + w[2] * p2[0] + w[3] * p3[0],
+      w[0] * p0[1] + w[1] * p1[1] + w[2] * p2[1] + w[3] * p3[1],
+    ]);
   }
-  return d;
+  image.polyline(pts, rand(0.6, 1.3), colour([35, 70]));
 }
 
-function pathElement(d: string, stroke: string, width: number): string {
-  return `<path d="${d}" fill="none" stroke="${stroke}" stroke-width="${n(width)}" stroke-linecap="round" stroke-linejoin="round"/>`;
-}
-
-function noiseCurve(): string {
-  const d =
-    `M${n(rand(-5, 15))} ${n(rand(0, HEIGHT))}` +
-    `C${n(rand(20, 50))} ${n(rand(-10, HEIGHT + 10))} ${n(rand(70, 100))} ${n(rand(-10, HEIGHT + 10))} ` +
-    `${n(rand(105, WIDTH + 5))} ${n(rand(0, HEIGHT))}`;
-  return pathElement(d, colour([50, 75]), rand(0.6, 1.3));
-}
-
-function noiseDot(): string {
-  return `<circle cx="${n(rand(0, WIDTH))}" cy="${n(rand(0, HEIGHT))}" r="${n(rand(0.6, 1.6))}" fill="${colour([30, 75])}"/>`;
-}
-
-/** A stroke of a random glyph, small and faint, so stroke counts do not identify the characters. */
-function decoyStroke(): string {
+/** A stroke of a random glyph, small and faint, so that stroke shapes alone do not spell the code. */
+function decoyStroke(image: Raster): void {
   const glyph = GLYPHS[CAPTCHA_ALPHABET[randomIndex(CAPTCHA_ALPHABET.length)] ?? "A"] ?? [];
   const stroke = glyph[randomIndex(glyph.length)] ?? [];
   const angle = rand(0, Math.PI * 2);
@@ -171,30 +183,30 @@ function decoyStroke(): string {
     sin: Math.sin(angle),
     shear: 0,
   };
-  return pathElement(strokePath(stroke, at), colour([55, 80]), rand(0.7, 1.2));
-}
-
-function shuffle<T>(items: T[]): T[] {
-  for (let i = items.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    const a = items[i] as T;
-    items[i] = items[j] as T;
-    items[j] = a;
-  }
-  return items;
+  image.polyline(roughen(stroke, at), rand(0.7, 1.2), colour([50, 75]));
 }
 
 /**
- * The image for `code` as "data:image/svg+xml;base64,...". Letters are drawn upper-case (answers are
+ * The image for `code` as "data:image/png;base64,...". Letters are drawn upper-case (answers are
  * compared case-insensitively); characters outside A–Z and 0–9 are refused, because drawing a blank
  * would make a captcha nobody can answer.
  */
 export function renderCaptcha(code: string): string {
-  const cell = WIDTH / (code.length + 0.6);
-  const elements: string[] = [];
-  [...code.toUpperCase()].forEach((ch, i) => {
+  const glyphs = [...code.toUpperCase()].map((ch) => {
     const glyph = GLYPHS[ch];
     if (!glyph) throw new Error(`captcha: cannot draw character: ${JSON.stringify(ch)}`);
+    return glyph;
+  });
+  const from = colour([86, 95]);
+  const to = colour([86, 95]);
+  const image = new Raster(WIDTH, HEIGHT, SCALE, (x) => {
+    const t = x / WIDTH;
+    return [0, 1, 2].map((c) => Math.round((from[c] ?? 0) * (1 - t) + (to[c] ?? 0) * t)) as unknown as Rgb;
+  });
+  for (let i = 0; i < 3; i++) noiseCurve(image);
+  for (let i = 0; i < 4; i++) decoyStroke(image);
+  const cell = WIDTH / (glyphs.length + 0.6);
+  glyphs.forEach((glyph, i) => {
     const angle = rand(-0.45, 0.45);
     const at: Placement = {
       cx: cell * (i + 0.8) + rand(-2, 2),
@@ -204,17 +216,13 @@ export function renderCaptcha(code: string): string {
       sin: Math.sin(angle),
       shear: rand(-0.35, 0.35),
     };
-    const ink = colour([20, 45]);
+    const ink = colour([15, 40]);
     const width = rand(2, 2.8);
-    for (const stroke of glyph) elements.push(pathElement(strokePath(stroke, at), ink, width));
+    for (const stroke of glyph) image.polyline(roughen(stroke, at), width, ink);
   });
-  for (let i = 0; i < 4; i++) elements.push(noiseCurve());
-  for (let i = 0; i < 4; i++) elements.push(decoyStroke());
-  for (let i = 0; i < 28; i++) elements.push(noiseDot());
-  const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}">` +
-    `<rect width="100%" height="100%" fill="${colour([88, 96])}"/>` +
-    shuffle(elements).join("") +
-    "</svg>";
-  return `data:image/svg+xml;base64,${Buffer.from(svg, "utf8").toString("base64")}`;
+  // over the letters: two more curves and speckles, so that the ink is not a clean shape to trace
+  for (let i = 0; i < 2; i++) noiseCurve(image);
+  for (let i = 0; i < 90; i++)
+    image.dot([rand(0, WIDTH), rand(0, HEIGHT)], rand(0.3, 0.9), colour([25, 80]), rand(0.5, 1));
+  return `data:image/png;base64,${encodePng(image.pixelWidth, image.pixelHeight, image.rgb).toString("base64")}`;
 }

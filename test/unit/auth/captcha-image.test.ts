@@ -1,11 +1,74 @@
 import { describe, expect, test } from "bun:test";
+import { crc32, inflateSync } from "node:zlib";
 import { CAPTCHA_ALPHABET, randomCaptchaCode, renderCaptcha } from "../../../appliance/auth/captcha-image.ts";
 
-const PREFIX = "data:image/svg+xml;base64,";
+const PREFIX = "data:image/png;base64,";
 
-function markup(dataUrl: string): string {
-  return Buffer.from(dataUrl.slice(PREFIX.length), "base64").toString("utf8");
+interface Decoded {
+  chunks: string[];
+  width: number;
+  height: number;
+  /** RGB, rows top to bottom */
+  pixels: Uint8Array;
+  bytes: Buffer;
 }
+
+/** A PNG decoder written from the PNG specification for 8-bit RGB, independent of the appliance's encoder. */
+function decode(dataUrl: string): Decoded {
+  expect(dataUrl.startsWith(PREFIX)).toBe(true);
+  const bytes = Buffer.from(dataUrl.slice(PREFIX.length), "base64");
+  expect([...bytes.subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
+  const chunks: string[] = [];
+  const idat: Buffer[] = [];
+  let width = 0;
+  let height = 0;
+  for (let at = 8; at < bytes.length; ) {
+    const length = bytes.readUInt32BE(at);
+    const type = bytes.toString("latin1", at + 4, at + 8);
+    const data = bytes.subarray(at + 8, at + 8 + length);
+    expect(bytes.readUInt32BE(at + 8 + length)).toBe(crc32(bytes.subarray(at + 4, at + 8 + length)));
+    chunks.push(type);
+    if (type === "IHDR") {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      expect([...data.subarray(8)]).toEqual([8, 2, 0, 0, 0]); // 8-bit RGB, deflate, no interlace
+    }
+    if (type === "IDAT") idat.push(data);
+    at += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * 3;
+  expect(raw.length).toBe((stride + 1) * height);
+  const pixels = new Uint8Array(stride * height);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    for (let i = 0; i < stride; i++) {
+      const x = raw[y * (stride + 1) + 1 + i] ?? 0;
+      const a = i >= 3 ? (pixels[y * stride + i - 3] ?? 0) : 0;
+      const b = y > 0 ? (pixels[(y - 1) * stride + i] ?? 0) : 0;
+      const c = i >= 3 && y > 0 ? (pixels[(y - 1) * stride + i - 3] ?? 0) : 0;
+      const p = a + b - c;
+      const paeth =
+        Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c)
+          ? a
+          : Math.abs(p - b) <= Math.abs(p - c)
+            ? b
+            : c;
+      const predictor = [0, a, b, (a + b) >> 1, paeth][filter ?? 0] ?? 0;
+      pixels[y * stride + i] = (x + predictor) & 255;
+    }
+  }
+  return { chunks, width, height, pixels, bytes };
+}
+
+const darkPixels = (d: Decoded) => {
+  let n = 0;
+  for (let i = 0; i < d.pixels.length; i += 3) {
+    const lum = 0.3 * (d.pixels[i] ?? 0) + 0.59 * (d.pixels[i + 1] ?? 0) + 0.11 * (d.pixels[i + 2] ?? 0);
+    if (lum < 100) n++;
+  }
+  return n;
+};
 
 describe("randomCaptchaCode", () => {
   test("has the asked length and only unambiguous characters", () => {
@@ -26,48 +89,50 @@ describe("randomCaptchaCode", () => {
 });
 
 describe("renderCaptcha", () => {
-  test("is a base64 SVG data URL of well-formed SVG", () => {
-    const url = renderCaptcha("AC34");
-    expect(url.startsWith(PREFIX)).toBe(true);
-    expect(url.slice(PREFIX.length)).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);
-    const svg = markup(url);
-    expect(svg).toStartWith('<svg xmlns="http://www.w3.org/2000/svg"');
-    expect(svg).toEndWith("</svg>");
-    expect(svg.match(/<path /g)?.length).toBeGreaterThan(4);
+  test("is a PNG data URL of 240 × 80 RGB pixels with only the image chunks", () => {
+    const png = decode(renderCaptcha("AC34"));
+    expect([png.width, png.height]).toEqual([240, 80]);
+    expect(png.chunks[0]).toBe("IHDR");
+    expect(png.chunks.at(-1)).toBe("IEND");
+    expect(new Set(png.chunks)).toEqual(new Set(["IHDR", "IDAT", "IEND"]));
   });
 
-  test("never contains the code as text, for every character of the alphabet", () => {
-    for (let i = 0; i < 300; i++) {
+  test("the code is nowhere in the file or its pixel bytes: there is no text to read, only pixels", () => {
+    for (let i = 0; i < 100; i++) {
       const code = randomCaptchaCode();
-      const svg = markup(renderCaptcha(code));
-      expect(svg).not.toContain("<text");
-      expect(svg).not.toContain(code);
-      expect(svg.toUpperCase()).not.toContain(code);
+      const png = decode(renderCaptcha(code));
+      // a text chunk (tEXt, zTXt, iTXt) or any other metadata would be a place to hide the answer
+      expect(new Set(png.chunks)).toEqual(new Set(["IHDR", "IDAT", "IEND"]));
+      for (const bytes of [png.bytes, Buffer.from(png.pixels)]) {
+        for (const form of [code, code.toLowerCase()]) expect(bytes.includes(form, 0, "latin1")).toBe(false);
+      }
     }
   });
 
-  test("draws one path group per character: more characters, more paths", () => {
-    const count = (code: string) => markup(renderCaptcha(code)).match(/<path /g)?.length ?? 0;
-    // H has three strokes, L one; noise and decoys are a fixed number of paths
-    expect(count("HHHH") - count("LLLL")).toBe(8);
+  test("two images of the same code differ in their pixels", () => {
+    const a = decode(renderCaptcha("XY79")).pixels;
+    const b = decode(renderCaptcha("XY79")).pixels;
+    let differing = 0;
+    for (let i = 0; i < a.length; i += 3)
+      if (a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2]) differing++;
+    expect(differing).toBeGreaterThan((a.length / 3) * 0.2);
   });
 
-  test("differs on every call, even for the same code", () => {
-    const images = new Set(Array.from({ length: 20 }, () => renderCaptcha("XY79")));
-    expect(images.size).toBe(20);
-  });
-
-  test("can draw every character of the alphabet", () => {
-    expect(markup(renderCaptcha(CAPTCHA_ALPHABET)).match(/<path /g)?.length).toBeGreaterThan(
-      CAPTCHA_ALPHABET.length,
-    );
+  test("the characters are drawn in dark ink on a light ground: more strokes, more ink", () => {
+    const ink = (code: string) => {
+      let sum = 0;
+      for (let i = 0; i < 10; i++) sum += darkPixels(decode(renderCaptcha(code)));
+      return sum / 10;
+    };
+    // a light ground: most pixels are not ink
+    expect(ink("LLLL")).toBeLessThan(240 * 80 * 0.3);
+    // W is five long strokes, I three short ones: the difference is the letters, not the noise
+    expect(ink("WWWW")).toBeGreaterThan(ink("IIII") * 1.3);
   });
 
   test("draws any A–Z / 0–9 code, such as the fixed code of --test-captcha", () => {
-    for (const code of ["1234", "0O8B", "5SZ2", "IGQ1", "abcd"]) {
-      const svg = markup(renderCaptcha(code));
-      expect(svg.match(/<path /g)?.length).toBeGreaterThan(4 + 4 + 3);
-      expect(svg).not.toContain(code.toUpperCase());
+    for (const code of ["1234", "0O8B", "5SZ2", "IGQ1", "abcd", CAPTCHA_ALPHABET]) {
+      expect(darkPixels(decode(renderCaptcha(code)))).toBeGreaterThan(200);
     }
   });
 
