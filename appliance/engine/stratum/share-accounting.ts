@@ -2,8 +2,8 @@
  * The fee ledgers' side of a share, the same in every family that moves miners for fee: a share
  * enters as in-flight work for the target that issued its job (the device's split, its fee group's
  * ledger and rate), and its answer settles that work, counts the outcome and, unless hashrate
- * protection holds, credits accepted work (docs/engine.md, "Fee accounting"); where a share goes when
- * a miner pays its fee per share, and which target the scheduler wants a switching miner on.
+ * protection holds, credits accepted work (docs/engine.md, "Fee accounting"); and which fee wallet a
+ * share goes to when its miner pays the fee per share.
  */
 import type { EngineTiming } from "../../domain/engine.ts";
 import type { Port } from "../../domain/port.ts";
@@ -12,7 +12,6 @@ import { MAIN, type WorkSplit } from "../../stats/work-split.ts";
 import type { FeeSeat } from "../fee/fee-group.ts";
 import type { FeeScheduler } from "../fee/scheduler.ts";
 import type { FeeTarget } from "../fee/targets.ts";
-import type { FeeMode } from "../modes/mode.ts";
 
 /** A share sent to `target`'s pool: in flight until answered; returns the ledger its answer settles. */
 export function shareSent(
@@ -65,43 +64,6 @@ export function hashrateProtected(
   const now = Date.now();
   const p = timing.protectMs;
   return now - connectedAt < p || (mainSessionSince !== null && now - mainSessionSince < p);
-}
-
-export interface ShareRoute {
-  target: string;
-  /** the worker the share is submitted as */
-  user: string;
-}
-
-/**
- * Where a share of `work` goes: its job's own target and worker, unless the miner pays its fee per
- * share (Compatible-style) and the group owes a fee target whose worker the session authorized.
- */
-export function routeShare(
-  feeMode: FeeMode,
-  protectedNow: boolean,
-  seat: FeeSeat,
-  fee: FeeScheduler,
-  work: number,
-  job: ShareRoute,
-  authorized: ReadonlySet<string>,
-): ShareRoute {
-  if (feeMode !== "share" || fee.targets.length === 0 || protectedNow) return job;
-  const pick = seat.group.pickForShare(work);
-  const feeUser = pick === MAIN ? undefined : fee.target(pick)?.user;
-  return feeUser !== undefined && authorized.has(feeUser) ? { target: pick, user: feeUser } : job;
-}
-
-/** The target the scheduler wants a switching miner on now, or null when there is nothing to decide. */
-export function wantedTarget(
-  seat: FeeSeat,
-  fee: FeeScheduler,
-  current: string,
-  protectedNow: boolean,
-): string | null {
-  if (fee.targets.length === 0 && current === MAIN) return null;
-  seat.group.setActive(seat, !protectedNow, fee.now());
-  return protectedNow ? MAIN : fee.decide(seat);
 }
 
 /**

@@ -1,121 +1,34 @@
 /**
- * The Kaspa family's side of a running port: its miners, the lanes they mine on (dedicated per
- * miner in Efficient mode, shared in Pool mode, shared per fee wallet) and the slot bytes that let
- * one pool session carry 256 miners (the byte after the session's prefix in the nonce).
+ * The Kaspa family's side of a running port (a LaneRuntime): its miners, the lanes they mine on
+ * (dedicated per miner in Efficient mode, shared in Pool mode, shared per fee wallet) and the slot
+ * bytes that let one pool session carry 256 miners (the byte after the session's prefix in the nonce).
  */
 import { MAIN } from "../../../stats/work-split.ts";
-import { joinUser } from "../../rewrite.ts";
-import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
-import type { FamilyRuntime, MinerConnection } from "../family.ts";
-import { PortView } from "../port-view.ts";
-import { SlotBytes } from "../slot-bytes.ts";
+import { LaneRuntime } from "../lane-runtime.ts";
 import { Lane, type LaneHost } from "./lane.ts";
 import { KaspaMinerSession, type MinerHost } from "./session.ts";
 import { SharedSource } from "./shared-source.ts";
 import type { UpstreamOptions } from "./upstream.ts";
 
-export class KaspaRuntime extends PortView implements FamilyRuntime, MinerHost, LaneHost {
-  readonly miners = new Set<KaspaMinerSession>();
-  private poolMain: SharedSource | null = null;
-  private readonly feeSources = new Map<string, SharedSource>();
-  private readonly dedicated = new Set<Lane>();
-  private readonly slots = new SlotBytes();
-
-  // ---- FamilyRuntime ----
-
-  accept(socket: ByteSocket, ip: string): MinerConnection {
-    const miner = new KaspaMinerSession(this, socket, ip, this.slots.take());
-    this.miners.add(miner);
-    return miner;
+export class KaspaRuntime
+  extends LaneRuntime<KaspaMinerSession, Lane, SharedSource>
+  implements MinerHost, LaneHost
+{
+  protected newMiner(socket: ByteSocket, ip: string, slot: number): KaspaMinerSession {
+    return new KaspaMinerSession(this, socket, ip, slot);
   }
 
-  /** Pool mode opens its shared main session when the first miner subscribes. */
-  start(): void {}
-
-  stop(): void {
-    for (const m of [...this.miners]) m.close("port stopped");
-    this.poolMain?.close();
-    this.poolMain = null;
-    for (const s of this.feeSources.values()) s.close();
-    this.feeSources.clear();
-    for (const l of this.dedicated) l.close();
-    this.dedicated.clear();
+  protected newShared(target: string, user: string): SharedSource {
+    return new SharedSource(this, target, user, "x");
   }
 
-  rehomeMain(reason: string): void {
-    for (const l of this.dedicated) l.rehome(reason);
-    this.poolMain?.rehome(reason);
-  }
-
-  refreshFee(): void {
-    for (const m of this.miners) m.refreshFee();
-  }
-
-  sweep(now: number): void {
-    for (const [key, s] of this.feeSources) {
-      s.sweep(now, this.ctx.timing.feeIdleMs);
-      if (s.sessions === 0) this.feeSources.delete(key);
-    }
-  }
-
-  get online(): number {
-    let n = 0;
-    for (const m of this.miners) if (m.state === "authorized") n++;
-    return n;
-  }
-
-  get connected(): number {
-    return this.miners.size;
-  }
-
-  sessionCounts(): { main: number; fee: number } {
-    const main = this.dedicated.size + (this.poolMain?.sessions ?? 0);
-    let fee = 0;
-    for (const s of this.feeSources.values()) fee += s.sessions;
-    return { main, fee };
-  }
-
-  // ---- MinerHost ----
-
+  /** The miner's own session, or its place on the shared main lanes (opened at the first subscribe). */
   mainLane(miner: KaspaMinerSession): Lane | null {
     if (this.ctx.mainEndpoint() === null) return null;
-    if (this.ctx.mode.sharedMain) {
-      if (this.poolMain === null) {
-        const c = this.ctx.config;
-        const user = joinUser({ wallet: c.proxy_addr.trim(), name: c.proxy_device.trim() });
-        this.poolMain = new SharedSource(this, MAIN, user, "x");
-      }
-      return this.poolMain.leaseFor(miner);
-    }
-    const lane = new Lane(this, MAIN, false, null, "x", miner.agent || null);
-    this.dedicated.add(lane);
-    lane.open();
-    return lane;
+    if (this.ctx.mode.sharedMain) return this.poolMainLanes().leaseFor(miner);
+    return this.ownLane(new Lane(this, MAIN, false, null, "x", miner.agent || null));
   }
-
-  feeLane(miner: KaspaMinerSession, key: string): Lane | null {
-    const target = this.ctx.fee.target(key);
-    if (target === undefined || target.endpoint === null) return null;
-    let source = this.feeSources.get(key);
-    if (source === undefined) {
-      source = new SharedSource(this, key, target.user, "x");
-      this.feeSources.set(key, source);
-    }
-    return source.leaseFor(miner);
-  }
-
-  releaseMiner(miner: KaspaMinerSession): void {
-    if (this.miners.delete(miner)) {
-      this.slots.give(miner.slot);
-      this.ctx.connectionClosed(miner.ip);
-    }
-    this.poolMain?.release(miner);
-    for (const s of this.feeSources.values()) s.release(miner);
-    if (miner.main && !miner.main.shared) this.dedicated.delete(miner.main);
-  }
-
-  // ---- LaneHost ----
 
   upstreamOptions(lane: Lane): UpstreamOptions {
     return {
@@ -123,19 +36,5 @@ export class KaspaRuntime extends PortView implements FamilyRuntime, MinerHost, 
       connectTimeoutMs: this.ctx.timing.connectTimeoutMs,
       jobTimeoutMs: this.ctx.timing.jobTimeoutMs,
     };
-  }
-
-  endpointFor(lane: Lane): Endpoint | null {
-    if (lane.target === MAIN) return this.ctx.mainEndpoint();
-    return this.ctx.fee.target(lane.target)?.endpoint ?? null;
-  }
-
-  laneDown(lane: Lane, endpoint: Endpoint, reason: string, healthy: boolean): void {
-    if (lane.shared || !healthy)
-      this.log(
-        "warn",
-        `upstream ${endpointText(endpoint)} (${lane.target === MAIN ? "main" : "fee"}): ${reason}`,
-      );
-    if (lane.target === MAIN) this.ctx.mainDown(endpoint, reason, healthy);
   }
 }
