@@ -237,19 +237,26 @@ export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerErr
     return { wallet, name, upstreamUser };
   }
 
-  /**
-   * mining.subscribe on the miner's main lane (null: no pool configured): resolves with the lane's
-   * session once it has subscribed, or null when the miner was refused and closed meanwhile.
-   */
-  protected async subscribeOn<U>(id: StratumId, lane: (L & SubscribingLane<U>) | null): Promise<U | null> {
+  /** The miner's main lane from now on; null when no pool is configured (refused and closed). */
+  protected joinMain<T extends L>(id: StratumId, lane: T | null): T | null {
     if (lane === null) {
       this.refuse(id, this.refusal("other", "no pool configured"));
       this.close("no pool configured");
       return null;
     }
     this.main = lane;
-    const ok = await lane.whenSubscribed(this.host.timing.connectTimeoutMs * 2);
-    const u = lane.upstream;
+    return lane;
+  }
+
+  /**
+   * mining.subscribe on the miner's main lane (null: no pool configured): resolves with the lane's
+   * session once it has subscribed, or null when the miner was refused and closed meanwhile.
+   */
+  protected async subscribeOn<U>(id: StratumId, lane: (L & SubscribingLane<U>) | null): Promise<U | null> {
+    const main = this.joinMain(id, lane);
+    if (main === null) return null;
+    const ok = await main.whenSubscribed(this.host.timing.connectTimeoutMs * 2);
+    const u = main.upstream;
     if (this.state === "closed") return null;
     if (!ok || u === null) {
       this.refuse(id, this.refusal("other", "pool unavailable"));
@@ -257,6 +264,20 @@ export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerErr
       return null;
     }
     return u;
+  }
+
+  /**
+   * A login the pool answers on the miner's own session, once the lane's wait ended (`ok`): false
+   * when the miner left meanwhile, or was refused (the pool's refusal of the login, or "pool
+   * unavailable") and closed.
+   */
+  protected loginAnswered(id: StratumId, lane: { readonly refusal: string | null }, ok: boolean): boolean {
+    if (this.state === "closed") return false;
+    if (ok) return true;
+    const why = lane.refusal ?? "pool unavailable";
+    this.refuse(id, this.refusal(lane.refusal === null ? "other" : "unauthorized", why));
+    this.close(`${why} at login`);
+    return false;
   }
 
   /**

@@ -1,15 +1,11 @@
 /**
- * The Alephium family's side of a running port: its miners, the lanes they mine on (dedicated per
- * miner in Efficient mode, shared in Pool mode, shared per fee wallet) and the slot bytes that let
- * one shared session carry 256 miners.
+ * The Alephium family's side of a running port (a LaneRuntime): its miners, the lanes they mine on
+ * (dedicated per miner in Efficient mode, shared in Pool mode, shared per fee wallet) and the slot
+ * bytes that let one shared session carry 256 miners.
  */
 import { MAIN } from "../../../stats/work-split.ts";
-import { joinUser } from "../../rewrite.ts";
-import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
-import type { FamilyRuntime, MinerConnection } from "../family.ts";
-import { PortView } from "../port-view.ts";
-import { SlotBytes } from "../slot-bytes.ts";
+import { LaneRuntime } from "../lane-runtime.ts";
 import { SlotLanes } from "../slot-lanes.ts";
 import { Lane, type LaneHost, type LaneMiner } from "./lane.ts";
 import { AlphMinerSession, type MinerHost } from "./session.ts";
@@ -18,107 +14,24 @@ import type { UpstreamOptions } from "./upstream.ts";
 /** The shared sessions of one target: Pool mode's main pool, or a fee wallet's. */
 type SharedLanes = SlotLanes<Lane, LaneMiner>;
 
-export class AlephiumRuntime extends PortView implements FamilyRuntime, MinerHost, LaneHost {
-  readonly miners = new Set<AlphMinerSession>();
-  private poolMain: SharedLanes | null = null;
-  private readonly feeSources = new Map<string, SharedLanes>();
-  private readonly dedicated = new Set<Lane>();
-  private readonly slots = new SlotBytes();
-
-  // ---- FamilyRuntime ----
-
-  accept(socket: ByteSocket, ip: string): MinerConnection {
-    const miner = new AlphMinerSession(this, socket, ip, this.slots.take());
-    this.miners.add(miner);
-    return miner;
+export class AlephiumRuntime
+  extends LaneRuntime<AlphMinerSession, Lane, SharedLanes>
+  implements MinerHost, LaneHost
+{
+  protected newMiner(socket: ByteSocket, ip: string, slot: number): AlphMinerSession {
+    return new AlphMinerSession(this, socket, ip, slot);
   }
 
-  /** Pool mode opens its shared main session when the first miner logs in. */
-  start(): void {}
-
-  stop(): void {
-    for (const m of [...this.miners]) m.close("port stopped");
-    this.poolMain?.close();
-    this.poolMain = null;
-    for (const s of this.feeSources.values()) s.close();
-    this.feeSources.clear();
-    for (const l of this.dedicated) l.close();
-    this.dedicated.clear();
+  protected newShared(target: string, user: string): SharedLanes {
+    return new SlotLanes(() => new Lane(this, target, true, user, "x"));
   }
 
-  rehomeMain(reason: string): void {
-    for (const l of this.dedicated) l.rehome(reason);
-    this.poolMain?.rehome(reason);
-  }
-
-  refreshFee(): void {
-    for (const m of this.miners) m.refreshFee();
-  }
-
-  sweep(now: number): void {
-    for (const [key, s] of this.feeSources) {
-      s.sweep(now, this.ctx.timing.feeIdleMs);
-      if (s.sessions === 0) this.feeSources.delete(key);
-    }
-  }
-
-  get online(): number {
-    let n = 0;
-    for (const m of this.miners) if (m.state === "authorized") n++;
-    return n;
-  }
-
-  get connected(): number {
-    return this.miners.size;
-  }
-
-  sessionCounts(): { main: number; fee: number } {
-    let fee = 0;
-    for (const s of this.feeSources.values()) fee += s.sessions;
-    return { main: this.dedicated.size + (this.poolMain?.sessions ?? 0), fee };
-  }
-
-  // ---- MinerHost ----
-
+  /** The miner's own session logged in as `user`, or its place on the shared main lanes. */
   mainLane(miner: AlphMinerSession, user: string, password: string): Lane | null {
     if (this.ctx.mainEndpoint() === null) return null;
-    if (this.ctx.mode.sharedMain) {
-      if (this.poolMain === null) {
-        const c = this.ctx.config;
-        const unified = joinUser({ wallet: c.proxy_addr.trim(), name: c.proxy_device.trim() });
-        this.poolMain = new SlotLanes(() => new Lane(this, MAIN, true, unified, "x"));
-      }
-      return this.poolMain.leaseFor(miner);
-    }
-    const lane = new Lane(this, MAIN, false, user, password, miner.agent || null);
-    this.dedicated.add(lane);
-    lane.open();
-    return lane;
+    if (this.ctx.mode.sharedMain) return this.poolMainLanes().leaseFor(miner);
+    return this.ownLane(new Lane(this, MAIN, false, user, password, miner.agent || null));
   }
-
-  feeLane(miner: AlphMinerSession, key: string): Lane | null {
-    const target = this.ctx.fee.target(key);
-    if (target === undefined || target.endpoint === null) return null;
-    let source = this.feeSources.get(key);
-    if (source === undefined) {
-      const user = target.user;
-      source = new SlotLanes(() => new Lane(this, key, true, user, "x"));
-      this.feeSources.set(key, source);
-    }
-    return source.leaseFor(miner);
-  }
-
-  releaseMiner(miner: AlphMinerSession): void {
-    if (this.miners.delete(miner)) {
-      this.slots.give(miner.slot);
-      this.ctx.connectionClosed(miner.ip);
-    }
-    this.poolMain?.release(miner);
-    for (const s of this.feeSources.values()) s.release(miner);
-    if (miner.main && !miner.main.shared) this.dedicated.delete(miner.main);
-  }
-
-  // ---- LaneHost ----
 
   upstreamOptions(lane: Lane): UpstreamOptions {
     return {
@@ -128,19 +41,5 @@ export class AlephiumRuntime extends PortView implements FamilyRuntime, MinerHos
       connectTimeoutMs: this.ctx.timing.connectTimeoutMs,
       jobTimeoutMs: this.ctx.timing.jobTimeoutMs,
     };
-  }
-
-  endpointFor(lane: Lane): Endpoint | null {
-    if (lane.target === MAIN) return this.ctx.mainEndpoint();
-    return this.ctx.fee.target(lane.target)?.endpoint ?? null;
-  }
-
-  laneDown(lane: Lane, endpoint: Endpoint, reason: string, healthy: boolean): void {
-    if (lane.shared || !healthy)
-      this.log(
-        "warn",
-        `upstream ${endpointText(endpoint)} (${lane.target === MAIN ? "main" : "fee"}): ${reason}`,
-      );
-    if (lane.target === MAIN) this.ctx.mainDown(endpoint, reason, healthy);
   }
 }
