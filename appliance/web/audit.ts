@@ -14,8 +14,11 @@ function who(c: Credential): { credential: AuditCredential; session: string } {
   return { credential: c.kind === "public" ? "none" : c.kind, session: "" };
 }
 
-/** A change made: kept when some field differs (a save that changed nothing is not a change). */
-export function audit(r: RequestInfo, object: string, before: unknown, after: unknown): void {
+/**
+ * A change made: kept when some field differs (a save that changed nothing is not a change). `detail`
+ * is what the operator wrote about it (the reason for a downgrade).
+ */
+export function audit(r: RequestInfo, object: string, before: unknown, after: unknown, detail = ""): void {
   const changes = diff(before, after);
   if (changes.length === 0) return;
   r.app.audit.append({
@@ -24,6 +27,7 @@ export function audit(r: RequestInfo, object: string, before: unknown, after: un
     action: r.action,
     object,
     outcome: "changed",
+    detail,
     changes,
   });
 }

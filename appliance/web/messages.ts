@@ -104,6 +104,8 @@ export const MESSAGES = {
   "lang.pump.err_save": "Save failed",
   "lang.update.err_source": "The update source must be a URL",
   "lang.update.err_bundle": "Please choose an update bundle file",
+  "lang.update.err_reason":
+    "A downgrade needs a written reason (1 to 500 characters); it is kept in the audit log",
   "lang.update.err_refused": "Update refused",
   // fee audit export
   "lang.audit.err_port": "No such port: it may have been deleted",

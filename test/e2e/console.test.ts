@@ -692,6 +692,19 @@ describe("settings and dialogs", () => {
     await page.fill('input[name="update-source"]', "");
     await page.getByTestId("updates").getByRole("button", { name: "Install bundle" }).click();
     await expectToast(page, "Please choose an update bundle file");
+    // a downgrade asks for a written reason before anything is sent; the server checks the bundle
+    // (this one is no bundle at all) and keeps the refusal with the reason in the audit log
+    mkdirSync(ARTIFACTS, { recursive: true });
+    writeFileSync(join(ARTIFACTS, "not-a-bundle.bin"), "not a bundle");
+    await page.setInputFiles('input[name="bundle"]', join(ARTIFACTS, "not-a-bundle.bin"));
+    await page.getByTestId("updates").getByLabel("Allow a downgrade").setChecked(true);
+    await page.getByTestId("updates").getByRole("button", { name: "Install bundle" }).click();
+    const why = page.getByTestId("confirm");
+    expect(await why.getByRole("button", { name: "OK" }).isDisabled()).toBe(true);
+    await why.getByLabel("Reason for the downgrade").fill("e2e: back to the previous release");
+    await why.getByRole("button", { name: "OK" }).click();
+    await expectToast(page, "Update refused");
+    await page.getByTestId("updates").getByLabel("Allow a downgrade").setChecked(false);
     const source = Bun.serve({
       port: 0,
       hostname: "127.0.0.1",

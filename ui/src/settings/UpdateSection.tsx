@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { Check } from "../components/Check.tsx";
 import { Field } from "../components/Field.tsx";
 import { api, get, post } from "../lib/api.ts";
-import { ask } from "../lib/confirm.ts";
+import { ask, askReason } from "../lib/confirm.ts";
 import { t } from "../lib/i18n.ts";
 import { toast } from "../lib/toast.ts";
 import { BTN_GHOST, BTN_PRIMARY, INPUT } from "../lib/ui.ts";
@@ -29,9 +29,14 @@ export function UpdateSection() {
       toast("err", t("lang.update.err_bundle"));
       return;
     }
-    if (!(await ask(t("update.confirm")))) return;
     const form = new FormData();
     form.set("bundle", bundle);
+    if (force) {
+      // a downgrade is kept in the audit log with the reason the operator gives here
+      const reason = await askReason(t("update.confirm_downgrade"), t("update.reason"));
+      if (reason === null) return;
+      form.set("reason", reason);
+    } else if (!(await ask(t("update.confirm")))) return;
     await api("POST", `/api/update/upload${force ? "?force=1" : ""}`, undefined, { form }).then(
       () => toast("ok", t("update.installing")),
       () => undefined,
