@@ -10,6 +10,7 @@ import { pushOverrides } from "./store/ratios.ts";
 import { allRoutes } from "./web/api/index.ts";
 import { WEB_PORT_SETTING } from "./web/api/port-guards.ts";
 import { PUMP_T_SETTING } from "./web/api/preferences.ts";
+import { KENC_SETTING } from "./web/api/security.ts";
 import type { AppContext } from "./web/app-context.ts";
 import { loadConsoleAssets } from "./web/console-assets.ts";
 import { createHandler } from "./web/handler.ts";
@@ -60,6 +61,7 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
     tls: () => f.certificates.current(),
     isIpBanned: (ip) => f.blacklists.has("ip", ip),
     isWalletBanned: (wallet) => f.blacklists.has("wallet", wallet),
+    kencKey: () => f.settings.get<string>(KENC_SETTING, ""),
     log: (level, portId, message) => {
       f.logs.add(
         level === "error" ? "error" : "running",

@@ -109,6 +109,8 @@ export interface EngineDeps {
   timing?: Partial<EngineTiming>;
   /** Receives per-minute roll-ups (appliance/stats/series-store.ts implements it). */
   series?: SeriesSink;
+  /** The operator's KENC key now (Settings → KENC key), "" when none is set: KENC ports refuse all. */
+  kencKey?: () => string;
   /** Address proxy ports bind; "0.0.0.0" unless set (tests use 127.0.0.1). */
   listenHostname?: string;
   /**

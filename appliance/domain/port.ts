@@ -52,6 +52,12 @@ export interface PortSetting {
   ra: string;
   /** the port number, mirrored from the port. */
   port: number;
+  /**
+   * RFC 1929 username and password a SOCKS5 port (et_mode 2) asks of its miners; both empty (or
+   * absent, as in ports stored before they existed): no authentication. docs/transports.md.
+   */
+  socks_user?: string;
+  socks_password?: string;
 }
 
 export interface PortWallet {
@@ -126,7 +132,7 @@ export const PORT_SCALAR_FIELDS = [
 ] as const satisfies readonly (keyof Port)[];
 
 /** A setting object with every switch off: the default of a new port. */
-export function emptySetting(port = 0): PortSetting {
+export function emptySetting(port = 0): Required<PortSetting> {
   return {
     cp_name: 0,
     cp_mode: 0,
@@ -142,6 +148,8 @@ export function emptySetting(port = 0): PortSetting {
     st: "",
     ra: "",
     port,
+    socks_user: "",
+    socks_password: "",
   };
 }
 

@@ -1,9 +1,9 @@
 /**
- * Which transports of spec §4 the engine implements. The others (the RMS tunnel family, KENC) are
- * refused by the API and never started by the engine: a port that asks for one must not be served
- * as plain TCP/SSL instead, silently.
+ * Which transports of spec §4 the engine implements. The others (the RMS tunnel family) are refused
+ * by the API and never started by the engine: a port that asks for one must not be served as plain
+ * TCP/SSL instead, silently.
  */
-import { ConnectMode, ListenProtocol, type Port, type PortWallet } from "./port.ts";
+import { ConnectMode, ListenProtocol, type Port, type PortSetting, type PortWallet } from "./port.ts";
 
 const TUNNEL_LISTEN: readonly number[] = [ListenProtocol.RMS, ListenProtocol.RMS2, ListenProtocol.RMS3];
 const TUNNEL_UPSTREAM: readonly number[] = [ConnectMode.RMS2, ConnectMode.RMS3];
@@ -21,8 +21,8 @@ export function missingTransport(
   },
 ): MissingTransport | null {
   if (TUNNEL_LISTEN.includes(p.protocol)) return { what: "the RMS tunnel listener", field: "protocol" };
-  if (p.protocol === ListenProtocol.SSL && p.setting.et_mode === 1)
-    return { what: "the KENC listener", field: "setting.et_mode" };
+  if (p.setting.et_mode === 1 && p.protocol !== ListenProtocol.SSL)
+    return { what: "KENC over a protocol other than SSL", field: "setting.et_mode" };
   if (p.setting.et_mode === 2 && p.protocol !== ListenProtocol.TCP)
     return { what: "SOCKS5 over a protocol other than TCP", field: "setting.et_mode" };
   if (TUNNEL_UPSTREAM.includes(p.connect_mode))
@@ -31,5 +31,33 @@ export function missingTransport(
     return { what: "an RMS2/RMS3 standby upstream", field: "connect_mode2" };
   if (p.wallets.some((w) => w.ratio > 0 && TUNNEL_UPSTREAM.includes(w.pool_protocol)))
     return { what: "an RMS2/RMS3 fee pool", field: "wallets" };
+  return null;
+}
+
+/** RFC 1929 credentials of a SOCKS5 port. */
+export interface SocksCredentials {
+  user: string;
+  password: string;
+}
+
+/** RFC 1929 caps each of the two at 255 bytes (one length byte). */
+export const SOCKS_CREDENTIAL_MAX_BYTES = 255;
+
+/** The credentials a SOCKS5 port asks for, or null when it asks for none. */
+export function socksCredentials(
+  s: Pick<PortSetting, "socks_user" | "socks_password">,
+): SocksCredentials | null {
+  const user = s.socks_user ?? "";
+  const password = s.socks_password ?? "";
+  return user === "" && password === "" ? null : { user, password };
+}
+
+/**
+ * The front-end a port's listener puts before its stratum (spec §4): SOCKS5 is TCP with et_mode 2,
+ * KENC is SSL with et_mode 1 (its frames run on plain TCP: docs/kenc.md says why); null: none.
+ */
+export function frontOf(p: Pick<Port, "protocol" | "setting">): "socks5" | "kenc" | null {
+  if (p.protocol === ListenProtocol.TCP && p.setting.et_mode === 2) return "socks5";
+  if (p.protocol === ListenProtocol.SSL && p.setting.et_mode === 1) return "kenc";
   return null;
 }

@@ -6,7 +6,7 @@
  */
 import { hashFactorOf, isCategory } from "../catalog/categories.ts";
 import type { EngineDeps, EngineTiming, LogLevel, PortStatsView } from "../domain/engine.ts";
-import { ListenProtocol, type Port } from "../domain/port.ts";
+import type { Port } from "../domain/port.ts";
 import { missingTransport } from "../domain/transports.ts";
 import type { DeviceRegistry } from "../stats/device-registry.ts";
 import { PortLog } from "../stats/port-log.ts";
@@ -19,8 +19,8 @@ import { familyFor } from "./stratum/families.ts";
 import type { Family, FamilyRuntime, MinerConnection, PortContext } from "./stratum/family.ts";
 import { type Endpoint, parseEndpoint } from "./transport/endpoint.ts";
 import { startForward } from "./transport/forward.ts";
-import { type ConnectionHooks, type RunningListener, startListener } from "./transport/listener.ts";
-import { socks5Front } from "./transport/socks5.ts";
+import { startFrontedListener } from "./transport/fronted-listener.ts";
+import type { ConnectionHooks, RunningListener } from "./transport/listener.ts";
 
 export const FORWARD_CATEGORY = "nginx";
 
@@ -109,11 +109,6 @@ export class ProxyPort implements PortContext {
     return this.config.category;
   }
 
-  /** SOCKS5 (spec §4: protocol TCP with et_mode 2): miners reach the port through a SOCKS handshake. */
-  private get socks5(): boolean {
-    return this.config.protocol === ListenProtocol.TCP && this.config.setting.et_mode === 2;
-  }
-
   /** The port the listener actually bound (differs from config.port only when that is 0). */
   get boundPort(): number {
     return this.listener?.port ?? 0;
@@ -163,17 +158,11 @@ export class ProxyPort implements PortContext {
         drain: (m) => m.onDrain(),
         close: (m) => m.close("miner closed the connection"),
       };
-      const tls = () => this.deps.tls();
-      const { port, protocol } = this.config;
-      this.listener = this.socks5
-        ? startListener(
-            this.hostname,
-            port,
-            protocol,
-            tls,
-            socks5Front(hooks, (m) => this.log("warn", m)),
-          )
-        : startListener(this.hostname, port, protocol, tls, hooks);
+      this.listener = startFrontedListener(this.hostname, this.config, () => this.deps.tls(), hooks, {
+        config: () => this.config,
+        kencKey: () => this.deps.kencKey?.() ?? "",
+        log: (m) => this.log("warn", m),
+      });
       runtime.start();
     }
     this.sweepTimer = setInterval(

@@ -47,7 +47,9 @@ export const MESSAGES = {
   "lang.proxy.err_coin_unsupported":
     "Creation failed because the coin is not supported in this version, update the program",
   "lang.proxy.err_transport":
-    "This transport is not implemented in this version (KENC and the RMS tunnel family); use TCP, SSL, TTS or SOCKS5",
+    "This transport is not implemented in this version (the RMS tunnel family); use TCP, SSL, TTS, SOCKS5 or KENC",
+  "lang.proxy.err_socks_auth":
+    "SOCKS5 username and password: give both (1 to 255 bytes each) or neither, and only on a SOCKS5 port",
   "lang.proxy.err_family":
     "This coin cannot be proxied yet: its mining protocol is not implemented in this version, so a port for it would not work",
   "lang.proxy.err_mode_unavailable": "This connection mode is not available for this coin",

@@ -326,7 +326,7 @@ describe("port editor", () => {
     const listen = await editor()
       .locator('select[name="listen"] option:not([disabled])')
       .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
-    expect(listen).toEqual(["TCP", "SSL", "TTS", "SOCKS5"]);
+    expect(listen).toEqual(["TCP", "SSL", "TTS", "KENC", "SOCKS5"]);
     await page.keyboard.press("Escape");
     await editor().waitFor({ state: "detached" });
   });

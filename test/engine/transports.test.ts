@@ -7,10 +7,10 @@ describe("a stored port asking for a transport the engine does not implement", (
     ["an RMS listener", { protocol: ListenProtocol.RMS }, {}, "the RMS tunnel listener is not implemented"],
     ["an RMS3 listener", { protocol: ListenProtocol.RMS3 }, {}, "the RMS tunnel listener is not implemented"],
     [
-      "KENC (SSL with et_mode 1)",
-      { protocol: ListenProtocol.SSL },
+      "KENC over TCP (KENC is SSL with et_mode 1)",
+      { protocol: ListenProtocol.TCP },
       { et_mode: 1 },
-      "the KENC listener is not implemented",
+      "KENC over a protocol other than SSL is not implemented",
     ],
     [
       "SOCKS5 over SSL",

@@ -165,7 +165,7 @@ describe("spec §5 rules", () => {
     for (const [over, field] of [
       [{ protocol: 2 }, "protocol"],
       [{ protocol: 6 }, "protocol"],
-      [{ protocol: 1, setting: { et_mode: 1 } }, "setting.et_mode"],
+      [{ protocol: 0, setting: { et_mode: 1 } }, "setting.et_mode"],
       [{ connect_mode: 5 }, "connect_mode"],
       [
         { wallets: [{ addr: "f", device: "f", pool_address: "127.0.0.1:1", pool_protocol: 6, ratio: 0.02 }] },
@@ -175,8 +175,9 @@ describe("spec §5 rules", () => {
       const res = await expectError(over, "lang.proxy.err_transport");
       expect(res.body.error?.field).toBe(field);
     }
-    // SOCKS5 is TCP with et_mode 2, and is implemented
+    // SOCKS5 is TCP with et_mode 2, KENC is SSL with et_mode 1; both are implemented
     expect((await create({ protocol: 0, setting: { et_mode: 2 } })).status).toBe(200);
+    expect((await create({ protocol: 1, setting: { et_mode: 1 } })).status).toBe(200);
     const ok = await create();
     const rms = await t.client.post<ErrorBody>("/api/wallet/new", {
       server_id: ok.body.id,

@@ -12,7 +12,7 @@ import {
   type PortSetting,
   ProxyMode,
 } from "../../domain/port.ts";
-import { missingTransport } from "../../domain/transports.ts";
+import { missingTransport, SOCKS_CREDENTIAL_MAX_BYTES } from "../../domain/transports.ts";
 import type { PortInput, WalletInput } from "../../store/ports.ts";
 
 /** Spec §5: whitespace is stripped from pool addresses and wallets. */
@@ -82,6 +82,9 @@ const settingSchema = z
     sd: z.string().default(""),
     st: text,
     ra: text,
+    // kept exactly as typed: a SOCKS client sends its bytes as they are
+    socks_user: z.string().default(""),
+    socks_password: z.string().default(""),
   })
   .default(() => emptySetting());
 
@@ -147,7 +150,26 @@ export const portSchema = z
     if (lines(p.setting.sd).length > 0 !== (p.setting.st !== "")) {
       add("lang.proxy.err_replace_name", [p.setting.st ? "setting.sd" : "setting.st"]);
     }
+    const socks = socksCredentialsProblem(p);
+    if (socks !== null) add("lang.proxy.err_socks_auth", [socks]);
   });
+
+/**
+ * RFC 1929 credentials: a user name and a password of 1 to 255 bytes each, or neither; only a SOCKS5
+ * port (TCP with et_mode 2) asks for them. The field at fault, or null.
+ */
+function socksCredentialsProblem(p: {
+  protocol: number;
+  setting: { et_mode: number; socks_user: string; socks_password: string };
+}): "setting.socks_user" | "setting.socks_password" | null {
+  const { socks_user: user, socks_password: password } = p.setting;
+  if (user === "" && password === "") return null;
+  const fits = (s: string) => s !== "" && Buffer.byteLength(s) <= SOCKS_CREDENTIAL_MAX_BYTES;
+  if (!fits(user)) return "setting.socks_user";
+  if (!fits(password)) return "setting.socks_password";
+  const socks5 = p.protocol === ListenProtocol.TCP && p.setting.et_mode === 2;
+  return socks5 ? null : "setting.socks_user";
+}
 
 export type PortBody = z.infer<typeof portSchema>;
 
@@ -198,7 +220,7 @@ export function normalizePort(p: PortBody, opts: { creating: boolean }): PortInp
   // the NGINX coin has no connection mode: it is stored as Efficient whatever was sent
   if (category !== "nginx" && !modes.includes(p.mode))
     throw new NotOffered("lang.proxy.err_mode_unavailable", detail);
-  const setting: PortSetting = { ...p.setting, sd: lines(p.setting.sd).join("\n"), port: p.port };
+  const setting: Required<PortSetting> = { ...p.setting, sd: lines(p.setting.sd).join("\n"), port: p.port };
   const base = {
     ...p,
     category,

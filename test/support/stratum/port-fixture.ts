@@ -3,7 +3,7 @@
  * whose dependencies are real (the appliance's self-signed certificate, in-memory blacklists and a
  * log collected in an array) with short timings.
  */
-import type { EngineTiming } from "../../../appliance/domain/engine.ts";
+import type { EngineDeps, EngineTiming } from "../../../appliance/domain/engine.ts";
 import {
   emptySetting,
   type Port,
@@ -95,7 +95,10 @@ export const FAST_TIMING: Partial<EngineTiming> = {
   floodLinesPerSecond: 1_000_000,
 };
 
-export function makeEngine(timing: Partial<EngineTiming> = {}): TestEngine {
+export function makeEngine(
+  timing: Partial<EngineTiming> = {},
+  extra: Pick<EngineDeps, "kencKey"> = {},
+): TestEngine {
   const logs: string[] = [];
   const bannedIps = new Set<string>();
   const bannedWallets = new Set<string>();
@@ -106,6 +109,7 @@ export function makeEngine(timing: Partial<EngineTiming> = {}): TestEngine {
     log: (level, portId, message) => logs.push(`${level} ${portId ?? "-"} ${message}`),
     timing: { ...FAST_TIMING, ...timing },
     listenHostname: "127.0.0.1",
+    ...extra,
   });
   return {
     engine,

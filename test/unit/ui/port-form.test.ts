@@ -130,6 +130,23 @@ describe("form ↔ wire", () => {
       pool_protocol: 1,
     });
   });
+  test("SOCKS5 credentials go out on a SOCKS5 port only, and come back into the form", () => {
+    const base = {
+      ...emptyForm("BTC"),
+      port: "1",
+      pool_address: "p:1",
+      socksUser: "u",
+      socksPassword: "p w",
+    };
+    const socks = toPayload({ ...base, listen: "SOCKS5" }, "sha256").setting;
+    expect(socks).toMatchObject({ et_mode: 2, socks_user: "u", socks_password: "p w" });
+    expect(toPayload({ ...base, listen: "TCP" }, "sha256").setting).toMatchObject({
+      socks_user: "",
+      socks_password: "",
+    });
+    const back = fromItem({ ...item, server: { ...item.server, protocol: 0 }, setting: socks });
+    expect([back.listen, back.socksUser, back.socksPassword]).toEqual(["SOCKS5", "u", "p w"]);
+  });
   test("NGINX keeps only the forward fields", () => {
     const p = toPayload(
       { ...emptyForm("NGINX"), port: "80", pool_address: "a:1", pool_address2: "b:2", sd: "x", st: "y" },

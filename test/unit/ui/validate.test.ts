@@ -53,6 +53,16 @@ describe("validatePort", () => {
     ]);
     expect(keys({ ...valid(), wallets: [emptyWallet()] })).toEqual([]);
   });
+  test("SOCKS5 credentials: both (up to 255 bytes each) or neither; not checked on other transports", () => {
+    const socks = { ...valid(), listen: "SOCKS5" as const };
+    expect(keys({ ...socks, socksUser: "u" })).toEqual(["socks_password:lang.proxy.err_socks_auth"]);
+    expect(keys({ ...socks, socksPassword: "p" })).toEqual(["socks_user:lang.proxy.err_socks_auth"]);
+    expect(keys({ ...socks, socksUser: "é".repeat(128), socksPassword: "p" })).toEqual([
+      "socks_user:lang.proxy.err_socks_auth",
+    ]);
+    expect(keys({ ...socks, socksUser: "u", socksPassword: "p" })).toEqual([]);
+    expect(keys({ ...valid(), socksUser: "u" })).toEqual([]);
+  });
   test("Compatible mode does not ask for the fee pool", () => {
     const row = { ...emptyWallet(), percent: "1", addr: "w", device: "d" };
     expect(keys({ ...valid(), mode: 1, wallets: [row] })).toEqual([]);

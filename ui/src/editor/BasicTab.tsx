@@ -7,6 +7,7 @@ import { INPUT } from "../lib/ui.ts";
 import { useStore } from "../lib/use-store.ts";
 import { ModePicker } from "./ModePicker.tsx";
 import { PoolInput } from "./PoolInput.tsx";
+import { SocksCredentials } from "./SocksCredentials.tsx";
 import { errorFor, type TabProps } from "./types.ts";
 
 /** Default settings: port, remark, coin, listening protocol, pools, connection mode, limits. */
@@ -76,6 +77,7 @@ export function BasicTab({ form, set, errors }: TabProps) {
           ))}
         </select>
       </Field>
+      {form.listen === "SOCKS5" && <SocksCredentials form={form} set={set} errors={errors} />}
       <PoolInput form={form} set={set} which={1} error={err("pool_address")} />
       {!nginx && <PoolInput form={form} set={set} which={2} error={null} />}
       <Field label={t("port.limit")} error={err("limit_connections")} hint={t("port.limit_hint")}>

@@ -4,7 +4,7 @@ import type { PortItem, PortPayload, WireWallet } from "./port-types.ts";
 export type ListenChoice = "TCP" | "SSL" | "TTS" | "RMS" | "RMS2" | "RMS3" | "KENC" | "SOCKS5";
 export const LISTEN_CHOICES: ListenChoice[] = ["TCP", "SSL", "TTS", "KENC", "SOCKS5", "RMS", "RMS2", "RMS3"];
 /** Shown but not selectable: the server refuses them (appliance/domain/transports.ts) until they exist. */
-export const LISTEN_UNAVAILABLE: ReadonlySet<ListenChoice> = new Set(["KENC", "RMS", "RMS2", "RMS3"]);
+export const LISTEN_UNAVAILABLE: ReadonlySet<ListenChoice> = new Set(["RMS", "RMS2", "RMS3"]);
 export const CONNECT_MODES: { code: number; label: string; available: boolean }[] = [
   { code: 0, label: "TCP", available: true },
   { code: 1, label: "SSL", available: true },
@@ -51,6 +51,9 @@ export interface PortForm {
   sd: string;
   st: string;
   ra: string;
+  /** RFC 1929 credentials of a SOCKS5 port; both empty: no authentication */
+  socksUser: string;
+  socksPassword: string;
   nc: number;
   wallets: WalletRow[];
 }
@@ -90,6 +93,8 @@ export function emptyForm(currency = ""): PortForm {
     sd: "",
     st: "",
     ra: "",
+    socksUser: "",
+    socksPassword: "",
     nc: 0,
     wallets: [emptyWallet()],
   };
@@ -172,6 +177,8 @@ export function fromItem(item: PortItem): PortForm {
     sd: st?.sd ?? "",
     st: st?.st ?? "",
     ra: st?.ra ?? "",
+    socksUser: st?.socks_user ?? "",
+    socksPassword: st?.socks_password ?? "",
     nc: s.nc ?? 0,
     wallets: item.wallets.length
       ? item.wallets.map((w) => ({
@@ -242,6 +249,9 @@ export function toPayload(form: PortForm, category: string): PortPayload {
       st: nginx ? "" : form.st.trim(),
       ra: form.ra.trim(),
       port,
+      // only a SOCKS5 port asks for credentials; switching away drops them
+      socks_user: form.listen === "SOCKS5" ? form.socksUser : "",
+      socks_password: form.listen === "SOCKS5" ? form.socksPassword : "",
     },
     wallets: nginx
       ? []

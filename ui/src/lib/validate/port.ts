@@ -14,6 +14,10 @@ export interface PortRuleInput {
   sd: string;
   st: string;
   mallob: string;
+  listen?: string;
+  /** RFC 1929 credentials, checked on a SOCKS5 port (other transports do not send them) */
+  socksUser?: string;
+  socksPassword?: string;
   wallets: { addr: string; device: string; pool_address: string; percent: string }[];
 }
 
@@ -37,6 +41,14 @@ export function validPercent(value: string): boolean {
   return n >= 0 && n <= 100;
 }
 
+/** RFC 1929: both 1 to 255 bytes, or neither. */
+function socksProblem(user: string, password: string): "socks_user" | "socks_password" | null {
+  if (user === "" && password === "") return null;
+  const fits = (s: string) => s !== "" && new TextEncoder().encode(s).length <= 255;
+  if (!fits(user)) return "socks_user";
+  return fits(password) ? null : "socks_password";
+}
+
 export function validatePort(f: PortRuleInput): FieldError[] {
   const errs: FieldError[] = [];
   if (!validPortNumber(f.port)) errs.push({ field: "port", key: "lang.proxy.err_port" });
@@ -47,6 +59,8 @@ export function validatePort(f: PortRuleInput): FieldError[] {
       errs.push({ field: "limit_connections", key: "lang.proxy.err_limit" });
   }
   if (f.currency === "NGINX") return errs;
+  const socks = f.listen === "SOCKS5" ? socksProblem(f.socksUser ?? "", f.socksPassword ?? "") : null;
+  if (socks) errs.push({ field: socks, key: "lang.proxy.err_socks_auth" });
   if (f.mode === 2) {
     if (blank(f.proxy_addr)) errs.push({ field: "proxy_addr", key: "lang.proxy.err_unified_wallet" });
     if (blank(f.proxy_device)) errs.push({ field: "proxy_device", key: "lang.proxy.err_unified_device" });

@@ -1,0 +1,175 @@
+/**
+ * KENC framing (docs/kenc.md): the hello both ends send, the per-connection keys derived from the
+ * operator's KENC key with HKDF-SHA256, and AES-256-GCM frames whose nonce carries a per-direction
+ * counter. The port (kenc.ts) and the farm-side client (client/) share it, so the two cannot drift;
+ * the tests check it against vectors made by other implementations.
+ */
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+
+/** "PKNC" then the version: a hello that is not this is not a KENC peer */
+const MAGIC = Uint8Array.of(0x50, 0x4b, 0x4e, 0x43);
+const VERSION = 1;
+export const RANDOM_BYTES = 32;
+export const HELLO_BYTES = MAGIC.length + 1 + RANDOM_BYTES;
+/** HKDF salt: fixed, so both ends derive the same keys from the same key and randoms */
+export const HKDF_SALT = "pithead-kenc-v1";
+const LENGTH_BYTES = 2;
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+/** a frame's plaintext: a stratum line of a few KB fits; a longer write is cut into several frames */
+export const MAX_FRAME_PLAINTEXT = 16384;
+const HEADER_BYTES = LENGTH_BYTES + NONCE_BYTES;
+
+/** Which way a frame travels; its number opens every nonce of that direction. */
+export const Direction = { clientToServer: 1, serverToClient: 2 } as const;
+export type DirectionCode = (typeof Direction)[keyof typeof Direction];
+const INFO_LABEL: Record<DirectionCode, string> = { 1: "c2s", 2: "s2c" };
+
+export function makeHello(random: Uint8Array = randomBytes(RANDOM_BYTES)): Uint8Array {
+  const out = new Uint8Array(HELLO_BYTES);
+  out.set(MAGIC);
+  out[MAGIC.length] = VERSION;
+  out.set(random, MAGIC.length + 1);
+  return out;
+}
+
+/** The peer's random from its hello; null while fewer than HELLO_BYTES arrived. Throws if not KENC. */
+export function readHello(b: Uint8Array): Uint8Array | null {
+  const prefix = Math.min(b.length, MAGIC.length + 1);
+  for (let i = 0; i < prefix; i++)
+    if (b[i] !== (i < MAGIC.length ? MAGIC[i] : VERSION)) throw new KencError("not a KENC hello");
+  if (b.length < HELLO_BYTES) return null;
+  return b.slice(MAGIC.length + 1, HELLO_BYTES);
+}
+
+/** HKDF-SHA256(IKM = the key's UTF-8, salt = HKDF_SALT, info = label ‖ client random ‖ server random), 32 bytes. */
+export function deriveKey(
+  kencKey: string,
+  direction: DirectionCode,
+  clientRandom: Uint8Array,
+  serverRandom: Uint8Array,
+): Uint8Array {
+  const info = Buffer.concat([Buffer.from(INFO_LABEL[direction]), clientRandom, serverRandom]);
+  return new Uint8Array(hkdfSync("sha256", Buffer.from(kencKey, "utf8"), HKDF_SALT, info, 32));
+}
+
+/**
+ * One end's codecs once the hellos are exchanged: the opener of what the peer sends and the sealer
+ * of what this end sends.
+ */
+export function sessionCodecs(
+  kencKey: string,
+  role: "client" | "server",
+  clientRandom: Uint8Array,
+  serverRandom: Uint8Array,
+): { opener: FrameOpener; sealer: FrameSealer } {
+  const c2s = deriveKey(kencKey, Direction.clientToServer, clientRandom, serverRandom);
+  const s2c = deriveKey(kencKey, Direction.serverToClient, clientRandom, serverRandom);
+  return role === "server"
+    ? {
+        opener: new FrameOpener(c2s, Direction.clientToServer),
+        sealer: new FrameSealer(s2c, Direction.serverToClient),
+      }
+    : {
+        opener: new FrameOpener(s2c, Direction.serverToClient),
+        sealer: new FrameSealer(c2s, Direction.clientToServer),
+      };
+}
+
+/** Why a frame was refused; the connection is closed and the reason logged. */
+export class KencError extends Error {}
+
+function nonceFor(direction: DirectionCode, counter: bigint): Buffer {
+  const n = Buffer.alloc(NONCE_BYTES);
+  n.writeUInt32BE(direction, 0);
+  n.writeBigUInt64BE(counter, 4);
+  return n;
+}
+
+/** Turns one direction's plaintext into frames: length ‖ nonce ‖ ciphertext ‖ tag. */
+export class FrameSealer {
+  private counter = 0n;
+
+  constructor(
+    private readonly key: Uint8Array,
+    private readonly direction: DirectionCode,
+  ) {}
+
+  seal(plain: Uint8Array): Uint8Array {
+    const parts: Uint8Array[] = [];
+    for (let at = 0; at < plain.length; at += MAX_FRAME_PLAINTEXT)
+      parts.push(this.frame(plain.subarray(at, at + MAX_FRAME_PLAINTEXT)));
+    return parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts);
+  }
+
+  private frame(chunk: Uint8Array): Uint8Array {
+    const header = Buffer.alloc(HEADER_BYTES);
+    header.writeUInt16BE(chunk.length, 0);
+    const nonce = nonceFor(this.direction, this.counter++);
+    nonce.copy(header, LENGTH_BYTES);
+    const cipher = createCipheriv("aes-256-gcm", this.key, nonce);
+    cipher.setAAD(header.subarray(0, LENGTH_BYTES));
+    return Buffer.concat([header, cipher.update(chunk), cipher.final(), cipher.getAuthTag()]);
+  }
+}
+
+/**
+ * Reads one direction's frames from a byte stream. A frame whose nonce is not the next of this
+ * direction (replayed, reordered, dropped) or whose tag fails (wrong key, altered, truncated and
+ * misaligned) throws: a stream that failed once is never read further.
+ */
+export class FrameOpener {
+  private counter = 0n;
+  private pending: Uint8Array = new Uint8Array(0);
+
+  constructor(
+    private readonly key: Uint8Array,
+    private readonly direction: DirectionCode,
+  ) {}
+
+  /** bytes of an incomplete frame held back */
+  get buffered(): number {
+    return this.pending.length;
+  }
+
+  /** The plaintext of every complete frame in `chunk` (and what was held back before it). */
+  push(chunk: Uint8Array): Uint8Array[] {
+    let b = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    const out: Uint8Array[] = [];
+    while (b.length >= LENGTH_BYTES) {
+      const length = ((b[0] as number) << 8) | (b[1] as number);
+      if (length === 0 || length > MAX_FRAME_PLAINTEXT) throw new KencError("frame length out of range");
+      const total = HEADER_BYTES + length + TAG_BYTES;
+      if (b.length < total) break;
+      out.push(this.open(b.subarray(0, total), length));
+      b = b.subarray(total);
+    }
+    this.pending = new Uint8Array(b);
+    return out;
+  }
+
+  private open(frame: Uint8Array, length: number): Uint8Array {
+    const nonce = frame.subarray(LENGTH_BYTES, HEADER_BYTES);
+    if (!Buffer.from(nonce).equals(nonceFor(this.direction, this.counter)))
+      throw new KencError(
+        this.counter === 0n ? "first frame out of order" : "frame replayed or out of order",
+      );
+    const decipher = createDecipheriv("aes-256-gcm", this.key, nonce);
+    decipher.setAAD(frame.subarray(0, LENGTH_BYTES));
+    decipher.setAuthTag(frame.subarray(HEADER_BYTES + length));
+    try {
+      const plain = Buffer.concat([
+        decipher.update(frame.subarray(HEADER_BYTES, HEADER_BYTES + length)),
+        decipher.final(),
+      ]);
+      this.counter++;
+      return plain;
+    } catch {
+      throw new KencError(
+        this.counter === 0n
+          ? "the first frame does not authenticate (wrong KENC key, or an altered or cut frame)"
+          : "frame does not authenticate",
+      );
+    }
+  }
+}
