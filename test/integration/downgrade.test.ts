@@ -26,7 +26,7 @@ afterAll(() => t.close());
 
 function upload(base: string, token: string, query: string, reason?: string): Promise<Response> {
   const form = new FormData();
-  form.append("bundle", new Blob([older]), "older.bundle");
+  form.append("bundle", new Blob([new Uint8Array(older)]), "older.bundle");
   if (reason !== undefined) form.append("reason", reason);
   return fetch(`${base}/api/update/upload${query}`, {
     method: "POST",
