@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { buildContext, openFoundation, VERSION } from "./app.ts";
 import { INITIAL_PASSWORD_FILE } from "./auth/account.ts";
+import { announcePassword } from "./auth/password-notice.ts";
 import type { Config } from "./config.ts";
 import type { EngineTiming } from "./domain/engine.ts";
 import { Engine } from "./engine/engine.ts";
@@ -42,8 +43,8 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
     f.settings.set(WEB_PORT_SETTING, config.defaultWebPort);
   }
   if (firstPassword) {
-    say(`First start: admin user "${f.account.username()}", password: ${firstPassword}`);
-    say(`(kept in ${join(config.dataDir, INITIAL_PASSWORD_FILE)} until you change it in the console)`);
+    const intro = `First start: admin user "${f.account.username()}", password`;
+    announcePassword(say, intro, firstPassword, join(config.dataDir, INITIAL_PASSWORD_FILE));
   }
   if (config.testCaptcha !== null) {
     say("WARNING: --test-captcha is set: every captcha answer is fixed. Never use this outside tests.");

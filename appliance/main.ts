@@ -4,6 +4,7 @@ import { openFoundation, VERSION } from "./app.ts";
 import { startAppliance } from "./appliance.ts";
 import { REDACTED } from "./audit/diff.ts";
 import { INITIAL_PASSWORD_FILE } from "./auth/account.ts";
+import { announcePassword } from "./auth/password-notice.ts";
 import { type Config, ConfigError, parseArgs } from "./config.ts";
 
 const HELP = `pithead ${VERSION} — stratum proxy appliance
@@ -70,8 +71,8 @@ async function resetPassword(config: Config): Promise<number> {
   const username = f.account.username();
   f.logs.close();
   f.db.close();
-  console.log(`New admin password for "${username}": ${password}`);
-  console.log(`(also kept in ${join(config.dataDir, INITIAL_PASSWORD_FILE)} until it is changed)`);
+  const file = join(config.dataDir, INITIAL_PASSWORD_FILE);
+  announcePassword((line) => console.log(line), `New admin password for "${username}"`, password, file);
   return 0;
 }
 

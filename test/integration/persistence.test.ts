@@ -121,9 +121,9 @@ describe("pithead reset-password", () => {
       dir,
     ]);
     expect(proc.exitCode).toBe(0);
-    const printed = proc.stdout.toString().match(/password for "admin": (\S+)/)?.[1];
+    // stdout is a pipe here, as under systemd: the password is only in the file (password-output.test.ts)
     const stored = readFileSync(join(dir, "initial-password"), "utf8").trim();
-    expect(printed).toBe(stored);
+    expect(stored).toMatch(/^[A-Za-z0-9]{16}$/);
 
     const again = await startTestAppliance(dir, false);
     try {
