@@ -15,11 +15,18 @@ usage:
   pithead audit verify [--data-dir DIR]                        check the audit log's hash chain
   pithead version                                              print the version
   pithead bundle build|sign|verify ...                         OTA bundle tools
+  pithead client --server HOST:PORT [--listen [ADDR:]PORT] [--kenc-key KEY]
+                                                               carry local miners to a KENC port
 
 DIR defaults to ./data; the web port to the stored one (8080 at first); ADDR to 0.0.0.0.
 --test-captcha CODE is for automated tests only: every captcha answer becomes CODE.`;
 
 async function main(argv: string[]): Promise<number> {
+  // the farm-side client has its own options and no data directory
+  if (argv[0] === "client") {
+    const { runClientCli } = await import("./client/cli.ts");
+    return runClientCli(argv.slice(1));
+  }
   let config: Config;
   try {
     config = parseArgs(argv);
