@@ -1,5 +1,5 @@
 /**
- * The Ethereum family's side of a running port: its miners (both dialects on one listener), the
+ * The Ethereum family's side of a running port (a LaneRuntime): its miners (both dialects on one listener), the
  * lanes they mine on (dedicated per miner in Efficient mode, shared in Pool mode, shared per fee
  * wallet) and the slot bytes that let one ES1 session carry 256 miners.
  *
@@ -9,145 +9,41 @@
  * (computing it would mean hashing every share on the proxy). So a port opens ETHPROXY sessions for
  * its ETHPROXY miners and EthereumStratum/1.0.0 sessions for its NiceHash miners, to the same pools.
  */
-import type { LogLevel } from "../../../domain/engine.ts";
 import { MAIN } from "../../../stats/work-split.ts";
-import { joinUser } from "../../rewrite.ts";
-import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
-import type { FamilyRuntime, MinerConnection } from "../family.ts";
-import { PortView } from "../port-view.ts";
-import { SlotBytes } from "../slot-bytes.ts";
+import { LaneRuntime } from "../lane-runtime.ts";
 import { Lane, type LaneHost } from "./lane.ts";
 import type { Dialect } from "./methods.ts";
 import { EthMinerSession, type MinerHost } from "./session.ts";
 import { SharedSource } from "./shared-source.ts";
 import type { UpstreamOptions } from "./upstream.ts";
 
-/** Distinct once-only log messages remembered per port (a bound, not an expected count). */
-const MAX_LOGGED_ONCE = 1024;
-
-export class EthereumRuntime extends PortView implements FamilyRuntime, MinerHost, LaneHost {
-  readonly miners = new Set<EthMinerSession>();
-  private readonly poolMain = new Map<Dialect, SharedSource>();
-  private readonly feeSources = new Map<string, SharedSource>();
-  private readonly dedicated = new Set<Lane>();
-  private readonly slots = new SlotBytes();
-  private readonly loggedOnce = new Set<string>();
-
-  logOnce(key: string, level: LogLevel, message: string): void {
-    if (this.loggedOnce.has(key) || this.loggedOnce.size >= MAX_LOGGED_ONCE) return;
-    this.loggedOnce.add(key);
-    this.ctx.log(level, message);
+export class EthereumRuntime
+  extends LaneRuntime<EthMinerSession, Lane, SharedSource>
+  implements MinerHost, LaneHost
+{
+  protected newMiner(socket: ByteSocket, ip: string, slot: number): EthMinerSession {
+    return new EthMinerSession(this, socket, ip, slot);
   }
 
-  // ---- FamilyRuntime ----
-
-  accept(socket: ByteSocket, ip: string): MinerConnection {
-    const miner = new EthMinerSession(this, socket, ip, this.slots.take());
-    this.miners.add(miner);
-    return miner;
+  /** Shared lanes in one dialect (the variant): a pool session carries miners of its own dialect only. */
+  protected newShared(target: string, user: string, dialect: string): SharedSource {
+    return new SharedSource(this, target, dialect as Dialect, user, "x");
   }
 
-  /** Pool mode opens a shared main session per dialect when its first miner arrives. */
-  start(): void {}
-
-  stop(): void {
-    for (const m of [...this.miners]) m.close("port stopped");
-    for (const s of this.poolMain.values()) s.close();
-    this.poolMain.clear();
-    for (const s of this.feeSources.values()) s.close();
-    this.feeSources.clear();
-    for (const l of this.dedicated) l.close();
-    this.dedicated.clear();
+  protected override variantOf(miner: EthMinerSession): string | null {
+    return miner.dialect;
   }
 
-  rehomeMain(reason: string): void {
-    for (const l of this.dedicated) l.rehome(reason);
-    for (const s of this.poolMain.values()) s.rehome(reason);
-  }
-
-  refreshFee(): void {
-    for (const m of this.miners) m.refreshFee();
-  }
-
-  sweep(now: number): void {
-    for (const [key, s] of this.feeSources) {
-      s.sweep(now, this.ctx.timing.feeIdleMs);
-      if (s.sessions === 0) this.feeSources.delete(key);
-    }
-  }
-
-  get online(): number {
-    let n = 0;
-    for (const m of this.miners) if (m.state === "authorized") n++;
-    return n;
-  }
-
-  get connected(): number {
-    return this.miners.size;
-  }
-
-  sessionCounts(): { main: number; fee: number } {
-    let main = this.dedicated.size;
-    for (const s of this.poolMain.values()) main += s.sessions;
-    let fee = 0;
-    for (const s of this.feeSources.values()) fee += s.sessions;
-    return { main, fee };
-  }
-
-  // ---- MinerHost ----
-
+  /** The miner's own session (ETHPROXY: logged in as `login`), or its place on its dialect's shared lanes. */
   mainLane(miner: EthMinerSession, login: { user: string; password: string } | null): Lane | null {
     const dialect = miner.dialect;
     if (dialect === null || this.ctx.mainEndpoint() === null) return null;
-    if (this.ctx.mode.sharedMain) {
-      let source = this.poolMain.get(dialect);
-      if (source === undefined) {
-        const c = this.ctx.config;
-        const user = joinUser({ wallet: c.proxy_addr.trim(), name: c.proxy_device.trim() });
-        source = new SharedSource(this, MAIN, dialect, user, "x");
-        this.poolMain.set(dialect, source);
-      }
-      return source.leaseFor(miner);
-    }
-    const lane = new Lane(
-      this,
-      MAIN,
-      dialect,
-      false,
-      login?.user ?? null,
-      login?.password ?? "x",
-      miner.agent || null,
+    if (this.ctx.mode.sharedMain) return this.poolMainLanes(dialect).leaseFor(miner);
+    return this.ownLane(
+      new Lane(this, MAIN, dialect, false, login?.user ?? null, login?.password ?? "x", miner.agent || null),
     );
-    this.dedicated.add(lane);
-    lane.open();
-    return lane;
   }
-
-  feeLane(miner: EthMinerSession, key: string): Lane | null {
-    const target = this.ctx.fee.target(key);
-    const dialect = miner.dialect;
-    if (target === undefined || target.endpoint === null || dialect === null) return null;
-    const sourceKey = `${key}\n${dialect}`;
-    let source = this.feeSources.get(sourceKey);
-    if (source === undefined) {
-      source = new SharedSource(this, key, dialect, target.user, "x");
-      this.feeSources.set(sourceKey, source);
-    }
-    return source.leaseFor(miner);
-  }
-
-  releaseMiner(miner: EthMinerSession): void {
-    if (this.miners.delete(miner)) {
-      this.slots.give(miner.slot);
-      this.ctx.connectionClosed(miner.ip);
-    }
-    for (const s of this.poolMain.values()) s.release(miner);
-    for (const s of this.feeSources.values()) s.release(miner);
-    if (miner.main && !miner.main.shared) this.dedicated.delete(miner.main);
-  }
-
-  // ---- LaneHost ----
 
   upstreamOptions(lane: Lane): UpstreamOptions {
     return {
@@ -159,17 +55,7 @@ export class EthereumRuntime extends PortView implements FamilyRuntime, MinerHos
     };
   }
 
-  endpointFor(lane: Lane): Endpoint | null {
-    if (lane.target === MAIN) return this.ctx.mainEndpoint();
-    return this.ctx.fee.target(lane.target)?.endpoint ?? null;
-  }
-
-  laneDown(lane: Lane, endpoint: Endpoint, reason: string, healthy: boolean): void {
-    if (lane.shared || !healthy)
-      this.log(
-        "warn",
-        `upstream ${endpointText(endpoint)} (${lane.target === MAIN ? "main" : "fee"}, ${lane.dialect}): ${reason}`,
-      );
-    if (lane.target === MAIN) this.ctx.mainDown(endpoint, reason, healthy);
+  protected override laneName(lane: Lane): string {
+    return `${super.laneName(lane)}, ${lane.dialect}`;
   }
 }
