@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { renderCaptcha } from "../../auth/captcha-image.ts";
+import type { ReauthChallenges } from "../../auth/reauth-challenge.ts";
+import type { AppContext } from "../app-context.ts";
 import { auditRefusal } from "../audit.ts";
 import { ok, parseBody } from "../body.ts";
 import { ApiError, badRequest } from "../errors.ts";
@@ -21,6 +23,18 @@ const reauthBody = z.object({
     .min(1, "lang.login.err_required")
     .max(2048, "lang.err.params"),
 });
+
+/** A GET that hands the admin session a single-use challenge to seal a password with (login-key.ts). */
+export function challengeRoute(path: string, challenges: (app: AppContext) => ReauthChallenges): Route {
+  return {
+    method: "GET",
+    path,
+    handler: ({ app, credential }) => {
+      if (credential.kind !== "admin") throw new ApiError(403, "lang.err.scope");
+      return Response.json({ challenge: challenges(app).issue(credential.session) });
+    },
+  };
+}
 
 export const authRoutes: Route[] = [
   {
@@ -77,14 +91,7 @@ export const authRoutes: Route[] = [
       });
     },
   },
-  {
-    method: "GET",
-    path: "/api/_/reauth",
-    handler: ({ app, credential }) => {
-      if (credential.kind !== "admin") throw new ApiError(403, "lang.err.scope");
-      return Response.json({ challenge: app.reauthChallenges.issue(credential.session) });
-    },
-  },
+  challengeRoute("/api/_/reauth", (app) => app.reauthChallenges),
   {
     method: "POST",
     path: "/api/_/reauth",

@@ -4,6 +4,7 @@ import { ok, parseBody } from "../body.ts";
 import { ApiError, badRequest } from "../errors.ts";
 import { refuseWhileThrottled } from "../login-guard.ts";
 import type { Route } from "../router.ts";
+import { challengeRoute } from "./auth.ts";
 
 /** Longest new password in UTF-8 bytes: "challenge:password" must fit one RSA-OAEP block (190 bytes). */
 export const PASSWORD_MAX_BYTES = 128;
@@ -30,14 +31,7 @@ const changeBody = z.object({
 });
 
 export const passwordChangeRoutes: Route[] = [
-  {
-    method: "GET",
-    path: "/api/_/changepassword",
-    handler: ({ app, credential }) => {
-      if (credential.kind !== "admin") throw new ApiError(403, "lang.err.scope");
-      return Response.json({ challenge: app.passwordChallenges.issue(credential.session) });
-    },
-  },
+  challengeRoute("/api/_/changepassword", (app) => app.passwordChallenges),
   {
     method: "POST",
     path: "/api/_/changepassword",
