@@ -42,6 +42,15 @@ describe("self-signed certificate", () => {
     expect(x.checkPrivateKey(createPrivateKey(made.key))).toBe(true);
   });
 
+  test("every random serial makes a readable certificate: a first byte of 0x00..0x0f once made 1 in 16 unreadable", () => {
+    for (const first of [0x00, 0x01, 0x0f, 0x80, 0xff]) {
+      const serial = new Uint8Array(16).fill(0x00);
+      serial[0] = first;
+      const x = new X509Certificate(makeSelfSigned("serial.example", serial).cert);
+      expect(x.serialNumber).toMatch(/^[4-7][0-9A-F]{31}$/);
+    }
+  });
+
   test("two certificates never share a key or serial", () => {
     expect(made.key).not.toBe(other.key);
     expect(new X509Certificate(made.cert).serialNumber).not.toBe(
