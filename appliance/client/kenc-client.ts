@@ -9,11 +9,10 @@ import type { Socket, TCPSocketListener } from "bun";
 import type { Endpoint } from "../engine/transport/endpoint.ts";
 import {
   type FrameOpener,
-  HELLO_BYTES,
+  HelloReader,
   KencError,
   makeHello,
   RANDOM_BYTES,
-  readHello,
   sessionCodecs,
 } from "../engine/transport/kenc-codec.ts";
 import { MAX_PENDING_BYTES } from "../engine/transport/line-writer.ts";
@@ -47,7 +46,7 @@ interface Link {
   toMiner: QueuedWriter;
   up: Socket<undefined> | null;
   clientRandom: Uint8Array;
-  hello: Uint8Array;
+  hello: HelloReader;
   /** what the miner sent before the link was keyed */
   early: Uint8Array[];
   /** bytes the miner has sent */
@@ -72,16 +71,14 @@ export function startKencClient(o: KencClientOptions): RunningClient {
     try {
       let bytes = chunk;
       if (l.opener === null) {
-        l.hello = Buffer.concat([l.hello, chunk]);
-        const serverRandom = readHello(l.hello);
-        if (serverRandom === null) return;
-        const { opener, sealer } = sessionCodecs(o.kencKey, "client", l.clientRandom, serverRandom);
+        const hello = l.hello.push(chunk);
+        if (hello === null) return;
+        const { opener, sealer } = sessionCodecs(o.kencKey, "client", l.clientRandom, hello.random);
         l.opener = opener;
         l.toServer = new QueuedWriter(l.up as Socket<undefined>, (plain) => sealer.seal(plain));
         for (const b of l.early) l.toServer.write(b);
         l.early = [];
-        bytes = l.hello.subarray(HELLO_BYTES);
-        l.hello = new Uint8Array(0);
+        bytes = hello.rest;
       }
       for (const plain of l.opener.push(bytes)) {
         l.answered = true;
@@ -138,7 +135,7 @@ export function startKencClient(o: KencClientOptions): RunningClient {
           toMiner: new QueuedWriter(miner, (plain) => plain),
           up: null,
           clientRandom: randomBytes(RANDOM_BYTES),
-          hello: new Uint8Array(0),
+          hello: new HelloReader(),
           early: [],
           minerBytes: 0,
           answered: false,

@@ -7,9 +7,10 @@ import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { ClientArgsError, parseClientArgs } from "../../appliance/client/cli.ts";
 import { startKencClient } from "../../appliance/client/kenc-client.ts";
-import { ListenProtocol, type Port } from "../../appliance/domain/port.ts";
+import type { Port } from "../../appliance/domain/port.ts";
+import { startKencPort } from "../support/kenc/kenc-port.ts";
 import { BUN } from "../support/process.ts";
-import { feeWallet, makeEngine, makePort, until } from "../support/stratum/port-fixture.ts";
+import { feeWallet, until } from "../support/stratum/port-fixture.ts";
 import { TestMiner } from "../support/stratum/test-miner.ts";
 import { TestPool } from "../support/stratum/test-pool.ts";
 
@@ -22,21 +23,7 @@ afterEach(async () => {
 
 const KEY = "farm uplink 19c2";
 
-async function kencPort(wallets: Port["wallets"] = []) {
-  const pool = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8 });
-  const t = makeEngine({}, { kencKey: () => KEY });
-  cleanup.push(
-    () => pool.stop(),
-    () => t.engine.shutdown(),
-  );
-  const port = makePort({
-    pool_address: pool.address,
-    protocol: ListenProtocol.SSL,
-    wallets,
-    setting: { et_mode: 1 },
-  });
-  return { pool, t, port, listen: await t.start(port) };
-}
+const kencPort = (wallets: Port["wallets"] = []) => startKencPort(cleanup, KEY, wallets);
 
 function client(serverPort: number, kencKey = KEY) {
   const logs: string[] = [];

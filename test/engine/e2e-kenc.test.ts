@@ -5,9 +5,10 @@
  * key, replayed, reordered and truncated frames close the connection, logged once per address.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { ListenProtocol, type Port } from "../../appliance/domain/port.ts";
+import type { Port } from "../../appliance/domain/port.ts";
+import { startKencPort } from "../support/kenc/kenc-port.ts";
 import { throughKenc, WebKencClient } from "../support/kenc/web-kenc.ts";
-import { feeWallet, makeEngine, makePort, until } from "../support/stratum/port-fixture.ts";
+import { feeWallet, until } from "../support/stratum/port-fixture.ts";
 import { TestMiner } from "../support/stratum/test-miner.ts";
 import { TestPool } from "../support/stratum/test-pool.ts";
 
@@ -21,23 +22,7 @@ afterEach(async () => {
 const KEY = "farm link key 7f3a";
 const SUBSCRIBE = '{"id":1,"method":"mining.subscribe","params":["kenc-test/1.0"]}\n';
 
-async function kencPort(wallets: Port["wallets"] = [], key = KEY) {
-  const pool = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8 });
-  let kencKey = key;
-  const t = makeEngine({}, { kencKey: () => kencKey });
-  cleanup.push(
-    () => pool.stop(),
-    () => t.engine.shutdown(),
-  );
-  const port = makePort({
-    pool_address: pool.address,
-    protocol: ListenProtocol.SSL,
-    wallets,
-    setting: { et_mode: 1 },
-  });
-  const listen = await t.start(port);
-  return { pool, t, port, listen, setKey: (k: string) => (kencKey = k) };
-}
+const kencPort = (wallets: Port["wallets"] = [], key = KEY) => startKencPort(cleanup, key, wallets);
 
 const kencLog = (logs: string[], portId: number) =>
   logs.filter((l) => l.startsWith(`warn ${portId} KENC 127.0.0.1:`));

@@ -42,6 +42,21 @@ export function readHello(b: Uint8Array): Uint8Array | null {
   return b.slice(MAGIC.length + 1, HELLO_BYTES);
 }
 
+/** Collects the peer's hello from the first bytes of a stream. */
+export class HelloReader {
+  private got: Uint8Array = new Uint8Array(0);
+
+  /** The peer's random and what followed its hello, once complete; null while more is needed. */
+  push(chunk: Uint8Array): { random: Uint8Array; rest: Uint8Array } | null {
+    this.got = Buffer.concat([this.got, chunk]);
+    const random = readHello(this.got);
+    if (random === null) return null;
+    const rest = this.got.subarray(HELLO_BYTES);
+    this.got = new Uint8Array(0);
+    return { random, rest };
+  }
+}
+
 /** HKDF-SHA256(IKM = the key's UTF-8, salt = HKDF_SALT, info = label ‖ client random ‖ server random), 32 bytes. */
 export function deriveKey(
   kencKey: string,

@@ -8,11 +8,10 @@
 import { randomBytes } from "node:crypto";
 import {
   type FrameOpener,
-  HELLO_BYTES,
+  HelloReader,
   KencError,
   makeHello,
   RANDOM_BYTES,
-  readHello,
   sessionCodecs,
 } from "./kenc-codec.ts";
 import type { ByteSocket } from "./line-writer.ts";
@@ -25,7 +24,7 @@ export interface KencGate<T> {
   socket: ByteSocket;
   ip: string;
   kencKey: string;
-  hello: Uint8Array;
+  hello: HelloReader;
   opener: FrameOpener | null;
   sealed: QueuedWriter | null;
   inner: T | null;
@@ -79,7 +78,7 @@ export function kencFront<T>(
         socket,
         ip,
         kencKey: key,
-        hello: new Uint8Array(0),
+        hello: new HelloReader(),
         opener: null,
         sealed: null,
         inner: null,
@@ -97,12 +96,10 @@ export function kencFront<T>(
       try {
         let bytes = chunk;
         if (g.opener === null) {
-          g.hello = Buffer.concat([g.hello, chunk]);
-          const clientRandom = readHello(g.hello);
-          if (clientRandom === null) return;
-          keyed(g, clientRandom);
-          bytes = g.hello.subarray(HELLO_BYTES);
-          g.hello = new Uint8Array(0);
+          const hello = g.hello.push(chunk);
+          if (hello === null) return;
+          keyed(g, hello.random);
+          bytes = hello.rest;
         }
         for (const plain of (g.opener as FrameOpener).push(bytes)) {
           deliver(g, plain);

@@ -1,0 +1,38 @@
+/** A KENC port (spec §4: SSL with et_mode 1) on a test engine, in front of a test pool. */
+import { ListenProtocol, type Port } from "../../../appliance/domain/port.ts";
+import { makeEngine, makePort } from "../stratum/port-fixture.ts";
+import { TestPool } from "../stratum/test-pool.ts";
+
+/**
+ * Starts the pool, the engine (whose KENC key `setKey` changes) and the port; what must be stopped
+ * afterwards goes to `cleanup`.
+ */
+export async function startKencPort(
+  cleanup: Array<() => Promise<void> | void>,
+  key: string,
+  wallets: Port["wallets"] = [],
+) {
+  const pool = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8 });
+  let kencKey = key;
+  const t = makeEngine({}, { kencKey: () => kencKey });
+  cleanup.push(
+    () => pool.stop(),
+    () => t.engine.shutdown(),
+  );
+  const port = makePort({
+    pool_address: pool.address,
+    protocol: ListenProtocol.SSL,
+    wallets,
+    setting: { et_mode: 1 },
+  });
+  const listen = await t.start(port);
+  return {
+    pool,
+    t,
+    port,
+    listen,
+    setKey: (k: string) => {
+      kencKey = k;
+    },
+  };
+}
