@@ -38,10 +38,10 @@ export class Raster {
     this.rgb = new Uint8Array(n * 3);
     this.coverage = new Float32Array(n);
     this.stamp = new Uint32Array(n);
-    for (let x = 0; x < this.pixelWidth; x++) {
-      const colour = background(x / scale);
-      for (let y = 0; y < this.pixelHeight; y++) this.rgb.set(colour, (y * this.pixelWidth + x) * 3);
-    }
+    // the ground varies along x only: draw the first row, then copy it down
+    for (let x = 0; x < this.pixelWidth; x++) this.rgb.set(background(x / scale), x * 3);
+    const row = this.pixelWidth * 3;
+    for (let y = 1; y < this.pixelHeight; y++) this.rgb.copyWithin(y * row, 0, row);
   }
 
   /** A stroke through `points`, `width` units thick, with round joins and caps. */
@@ -86,13 +86,18 @@ export class Raster {
     const dx = bx - ax;
     const dy = by - ay;
     const len2 = dx * dx + dy * dy;
+    const reach2 = (half + 0.5) ** 2;
     for (let y = y0; y <= y1; y++) {
       for (let x = x0; x <= x1; x++) {
         const px = x + 0.5 - ax;
         const py = y + 0.5 - ay;
         const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, (px * dx + py * dy) / len2));
-        const cover = Math.min(1, half + 0.5 - Math.hypot(px - t * dx, py - t * dy));
-        if (cover <= 0) continue;
+        const ex = px - t * dx;
+        const ey = py - t * dy;
+        const d2 = ex * ex + ey * ey;
+        // most of a slanted segment's box lies outside it: skip those pixels before the square root
+        if (d2 >= reach2) continue;
+        const cover = Math.min(1, half + 0.5 - Math.sqrt(d2));
         const at = y * this.pixelWidth + x;
         if (this.stamp[at] !== this.stroke) {
           this.stamp[at] = this.stroke;
