@@ -33,16 +33,25 @@ export const BAND_SHARES = 4;
  * jobs it still has shares in flight for out of the job table.
  */
 const MIN_HOLD_MS = 100;
-/** Seconds of drift the decision looks ahead: the time a move takes to show in the work. */
-const HORIZON_S = 1;
+/**
+ * Seconds of drift the decision looks ahead: the time a move takes to show in the work, i.e. one
+ * fee share of an average miner (0.2 s for a miner sending ten main shares a second to a pool of
+ * twice the difficulty), within these bounds. The upper bound keeps slow miners' decisions from
+ * looking minutes ahead on hashrate estimates alone; pump_t, when longer, replaces it.
+ */
+const MIN_HORIZON_S = 0.1;
+const MAX_HORIZON_S = 1;
 /**
  * The expected term bridges the time until moved miners' shares show in the actual term: it
- * remembers about this many fee shares of an average miner (in seconds: 0.2 s for a miner sending
- * ten shares a second, minutes for one sending a share a minute), within the bounds below. A longer
- * memory would also slow down paying back a deficit, such as the one of a farm's first seconds.
+ * remembers about this many fee shares of an average miner (0.4 s for the miner above, minutes for
+ * one sending a share a minute), within the bounds below. Together with the horizon this is the
+ * time over which a deficit is paid back: with a fixed 1 s horizon and a 2 s floor here, a farm of
+ * 5,000 miners at ten shares a second that comes up over a few seconds paid back its first
+ * seconds' deficit over about 3 s, and its first 100,000 shares (2 s) came out 0.05–0.15 pp short
+ * in the simulated farms (test/support/fee/fee-sim.ts) and over sockets.
  */
-const EXPECTED_MEMORY_SHARES = 4;
-const MIN_MEMORY_S = 2;
+const EXPECTED_MEMORY_SHARES = 2;
+const MIN_MEMORY_S = 0.1;
 const MAX_MEMORY_S = 300;
 
 /** The miner behind a seat, asked to decide again (the periodic check for miners on fee). */
@@ -213,13 +222,17 @@ export class FeeGroup {
   }
 
   /**
-   * owed, plus the drift of the next HORIZON_S with everyone but `seat` where they are. The seat
+   * owed, plus the drift over the horizon (or pump_t, when longer) with everyone but `seat` where they are. The seat
    * counts as an average miner: were its own estimate taken out, miners whose hashrate is
    * overestimated would be the last to leave, and the expected term would promise more than the
    * miners on fee deliver.
    */
-  private projected(r: TargetRatio, seat: FeeSeat, horizonS: number): number {
+  private projected(r: TargetRatio, seat: FeeSeat, holdS: number): number {
     const average = this.rated > 0 ? this.sumRate / this.rated : 0;
+    const unit = this.units.get(r.key) ?? seat.unit;
+    const showsIn = average > 0 && unit > 0 ? unit / average : MAX_HORIZON_S;
+    // a miner that moves stays at least holdMs: plan the moves over that time
+    const horizonS = Math.max(holdS, Math.min(MAX_HORIZON_S, Math.max(MIN_HORIZON_S, showsIn)));
     const own = seat.target === r.key ? average : 0;
     const others = Math.max(0, (this.rateOn.get(r.key) ?? 0) - own);
     // What the others leave unpaid beyond one miner's worth. When one miner is more than the target
@@ -243,10 +256,9 @@ export class FeeGroup {
     if (seat.target !== MAIN && (current === undefined || current === null || current.ratio <= 0))
       return MAIN;
     if (now - seat.switchedAt < Math.max(holdMs, MIN_HOLD_MS)) return seat.target;
-    // a miner that moves stays at least holdMs: plan the moves over that time
-    const horizonS = Math.max(HORIZON_S, holdMs / 1000);
+    const holdS = holdMs / 1000;
     if (current)
-      return this.projected(current, seat, horizonS) <= -this.halfBand(current.key, seat)
+      return this.projected(current, seat, holdS) <= -this.halfBand(current.key, seat)
         ? MAIN
         : current.key;
     if (seat.posted <= 0) return MAIN;
@@ -256,7 +268,7 @@ export class FeeGroup {
       if (r.ratio <= 0) continue;
       const half = this.halfBand(r.key, seat);
       if (half <= 0) continue;
-      const score = this.projected(r, seat, horizonS) / half;
+      const score = this.projected(r, seat, holdS) / half;
       if (score >= bestScore && this.fairTurn(seat, now)) {
         best = r.key;
         bestScore = score;
