@@ -33,6 +33,6 @@ export class RefusalLog {
       if (oldest !== undefined) this.logged.delete(oldest);
     }
     this.logged.set(key, now);
-    this.log(`${this.transport} ${ip}: ${reason} (logged once an hour per address)`);
+    this.log(`${this.transport} ${ip}: ${reason} (logged once an hour per address and reason)`);
   }
 }
