@@ -4,6 +4,7 @@ import { auditRefusal } from "./audit.ts";
 import { PUBLIC_BODY_MAX, readCapped } from "./body.ts";
 import type { Credential } from "./credential.ts";
 import { ApiError } from "./errors.ts";
+import { consoleBase } from "./page-base.ts";
 import type { Router } from "./router.ts";
 import type { StaticAssets } from "./static.ts";
 
@@ -35,7 +36,7 @@ export function createHandler(app: AppContext, router: Router, assets: StaticAss
     }
 
     if (path === "/healthz") return Response.json({ ok: true, version: app.version });
-    if (!path.startsWith("/api/")) return assets.serve(path, req);
+    if (!path.startsWith("/api/")) return assets.serve(path, req, consoleBase(route));
     const started = performance.now();
     const res = await dispatch(app, router, req, url, path, address);
     // Answers carry configuration and live state: never cached by a browser or a proxy in between.

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, relative } from "node:path";
 import { contentSecurityPolicy } from "./csp.ts";
+import { withBase } from "./page-base.ts";
 
 interface Asset {
   body: Uint8Array<ArrayBuffer>;
@@ -32,17 +33,11 @@ const TYPES: Record<string, string> = {
 export class StaticAssets {
   private readonly files = new Map<string, Asset>();
 
+  /** index.html as served under a secure route (its base rewritten); made once per route */
+  private routedPage: { base: string; asset: Asset } | null = null;
+
   constructor(entries: Iterable<[string, Uint8Array<ArrayBuffer>]>) {
-    for (const [path, body] of entries) {
-      this.files.set(path, {
-        body,
-        gzip: Bun.gzipSync(body, { level: 9 }),
-        type: TYPES[extname(path)] ?? "application/octet-stream",
-        etag: `"${createHash("sha1").update(body).digest("base64url")}"`,
-        immutable: path.startsWith("/assets/"),
-        csp: extname(path) === ".html" ? contentSecurityPolicy(new TextDecoder().decode(body)) : null,
-      });
-    }
+    for (const [path, body] of entries) this.files.set(path, toAsset(path, body));
   }
 
   get size(): number {
@@ -63,10 +58,11 @@ export class StaticAssets {
     return new StaticAssets(out);
   }
 
-  serve(path: string, req: Request): Response {
-    let asset = this.files.get(path);
+  /** `base`: where the console lives ("/" or "/<secure route>/"), written into the page's base tag. */
+  serve(path: string, req: Request, base = "/"): Response {
+    let asset = path === PAGE ? undefined : this.files.get(path);
     // Client-side routes (no file extension) get the single-page app.
-    if (!asset && extname(path) === "") asset = this.files.get("/index.html");
+    if (!asset && (path === PAGE || extname(path) === "")) asset = this.page(base);
     if (!asset) {
       if (this.files.size === 0)
         return new Response("The console is not built: run `make ui`.", { status: 503 });
@@ -89,4 +85,27 @@ export class StaticAssets {
     }
     return new Response(asset.body, { headers });
   }
+
+  private page(base: string): Asset | undefined {
+    const built = this.files.get(PAGE);
+    if (!built || base === "/") return built;
+    if (this.routedPage?.base !== base) {
+      const html = withBase(new TextDecoder().decode(built.body), base);
+      this.routedPage = { base, asset: toAsset(PAGE, new TextEncoder().encode(html)) };
+    }
+    return this.routedPage.asset;
+  }
+}
+
+const PAGE = "/index.html";
+
+function toAsset(path: string, body: Uint8Array<ArrayBuffer>): Asset {
+  return {
+    body,
+    gzip: Bun.gzipSync(body, { level: 9 }),
+    type: TYPES[extname(path)] ?? "application/octet-stream",
+    etag: `"${createHash("sha1").update(body).digest("base64url")}"`,
+    immutable: path.startsWith("/assets/"),
+    csp: extname(path) === ".html" ? contentSecurityPolicy(new TextDecoder().decode(body)) : null,
+  };
 }
