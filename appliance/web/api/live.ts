@@ -3,6 +3,7 @@ import type { LiveStats } from "../../domain/engine.ts";
 import { ok, parseBody } from "../body.ts";
 import { notFound } from "../errors.ts";
 import type { Route } from "../router.ts";
+import { withConfiguredFee } from "./configured-fee.ts";
 import { devicePage } from "./device-page.ts";
 import { coinChartColumns } from "./history.ts";
 import { portOr404 } from "./port-guards.ts";
@@ -71,7 +72,11 @@ export const liveRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/stat/port/:id",
-    handler: ({ app, params }) => Response.json(app.engine.live.portStats(portOr404(app, params.id).id)),
+    handler: ({ app, params }) => {
+      const port = portOr404(app, params.id);
+      const running = app.engine.runState(port.id) === "active";
+      return Response.json(withConfiguredFee(app.engine.live.portStats(port.id), port, running));
+    },
   },
   {
     method: "GET",
