@@ -177,6 +177,16 @@ export interface DeviceView {
   concurrency: number;
   /** "main" or the fee wallet id the device is mining for right now */
   mining: string;
+  /**
+   * The device's last connects and disconnects, newest first (stats/connection-log.ts). Only the
+   * single-device answer (/api/stat/worker/{id}) carries it; device lists leave it out.
+   */
+  connectionLog?: ConnectionEvent[];
+}
+
+export interface ConnectionEvent {
+  at: number;
+  event: "connect" | "disconnect";
 }
 
 export interface PortLogEntry {

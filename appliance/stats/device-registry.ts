@@ -4,6 +4,7 @@
  * small calls from the engine; nothing here touches storage.
  */
 import type { DeviceView, SeriesSample, SeriesSink, TargetSample } from "../domain/engine.ts";
+import { ConnectionLog } from "./connection-log.ts";
 import { HashrateWindow, zeroRates } from "./hashrate-window.ts";
 import { TargetMinutes } from "./target-minutes.ts";
 import { MAIN, WorkSplit } from "./work-split.ts";
@@ -35,6 +36,7 @@ export class DeviceRecord {
   /** made when the device first mines for a fee wallet */
   pumped: HashrateWindow | null = null;
   readonly split = new WorkSplit();
+  readonly connectionLog = new ConnectionLog();
   // the open minute, flushed to the series sink once it closes
   minuteWork = 0;
   minuteFee = 0;
@@ -84,6 +86,7 @@ export class DeviceRecord {
       lastJobAt: this.lastJobAt,
       concurrency: this.connections,
       mining: this.mining,
+      connectionLog: this.connectionLog.view(),
     };
   }
 }
@@ -148,6 +151,7 @@ export class DeviceRegistry {
       this.byId.set(id, d);
     } else d.reconnects++;
     d.connections++;
+    d.connectionLog.connected(now);
     d.loginAt = now;
     d.lastSeen = now;
     return d;
@@ -156,6 +160,7 @@ export class DeviceRegistry {
   disconnect(d: DeviceRecord, now: number): void {
     if (d.connections > 0) d.connections--;
     d.disconnects++;
+    d.connectionLog.disconnected(now);
     d.lastSeen = now;
   }
 

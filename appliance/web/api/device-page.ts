@@ -32,6 +32,14 @@ const query = z.object({
 export type DeviceSortKey = keyof typeof SORT_KEYS;
 
 /**
+ * A row of a device list: the device without its connection log, which only the device's own answer
+ * (/api/stat/worker/{id}) carries — twenty events per device would add megabytes to a farm's list.
+ */
+function listRow({ connectionLog: _, ...row }: DeviceView): DeviceView {
+  return row;
+}
+
+/**
  * A page of a port's device list: with `limit`, the devices are filtered by `q` (name, wallet,
  * address or model, case-insensitive), sorted, sliced and answered as {total, items}; without it the whole list, as before. A farm
  * port with 10,000 devices answers 5.7 MB whole and ~60 KB a page (docs/benchmarks.md).
@@ -40,7 +48,7 @@ export function devicePage(
   devices: DeviceView[],
   params: URLSearchParams,
 ): DeviceView[] | { total: number; items: DeviceView[] } {
-  if (!params.has("limit")) return devices;
+  if (!params.has("limit")) return devices.map(listRow);
   const { limit, offset, sort, order, q } = parseWith(query, Object.fromEntries(params));
   const needle = q.toLowerCase();
   const matched = needle
@@ -59,5 +67,5 @@ export function devicePage(
     const c = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
     return c * sign;
   });
-  return { total: matched.length, items: matched.slice(offset, offset + limit) };
+  return { total: matched.length, items: matched.slice(offset, offset + limit).map(listRow) };
 }

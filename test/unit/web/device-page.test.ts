@@ -49,3 +49,11 @@ test("filters by name or wallet, sorts, and slices", () => {
     items: [expect.objectContaining({ name: "rig-b" }), expect.objectContaining({ name: "s19" })],
   });
 });
+
+test("list rows leave the connection log out; it is the device's own answer that carries it", () => {
+  const logged = devices().map((d) => ({ ...d, connectionLog: [{ at: 1, event: "connect" as const }] }));
+  const whole = devicePage(logged, new URLSearchParams()) as DeviceView[];
+  const page = devicePage(logged, new URLSearchParams("limit=2")) as { items: DeviceView[] };
+  for (const row of [...whole, ...page.items]) expect(row).not.toHaveProperty("connectionLog");
+  expect(whole.map((d) => d.name)).toEqual(["rig-b", "rig-a", "s19"]);
+});
