@@ -113,6 +113,21 @@ const HASH_FACTOR: Partial<Record<Category, number>> = {
   randomx: 1,
 };
 
+/**
+ * What one unit of a category's hashrate counts (spec §9: hashrate is shown per algorithm): an
+ * Equihash share proves solutions, so pools and miners show Sol/s; Grin's Cuckatoo counts graphs
+ * (G/s). Every other category counts hashes.
+ */
+const HASH_UNIT: Partial<Record<Category, string>> = {
+  equihash: "Sol",
+  cuckatoo32: "G",
+};
+
+/** "H", "Sol" or "G": the unit the console writes before "/s", after the 1000-step prefix. */
+export function hashUnitOf(category: Category): string {
+  return HASH_UNIT[category] ?? "H";
+}
+
 export function isCategory(value: string): value is Category {
   return (CATEGORIES as readonly string[]).includes(value);
 }

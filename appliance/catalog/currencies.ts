@@ -3,7 +3,7 @@
  * in the fixed display order, with its algorithm category and whether it is offered (is_pub). Coins are
  * data; the protocol family and hashrate factor come from the category (categories.ts).
  */
-import { type Category, type FamilyName, familyOf, feeSupported, modesOf } from "./categories.ts";
+import { type Category, type FamilyName, familyOf, feeSupported, hashUnitOf, modesOf } from "./categories.ts";
 
 /** Kaspa hardware model groups (spec §2): one coin entry per group so ports can be split by model. */
 export type KasModelGroup = "ks0/1/2" | "ks3" | "gpu";
@@ -198,6 +198,8 @@ export interface CurrencyConfigEntry {
   modes: readonly number[];
   /** false: fee wallets with a ratio are refused for this coin (its protocol is relayed as is) */
   fee_supported: boolean;
+  /** what its hashrate counts: "H" (hashes), "Sol" (Equihash solutions) or "G" (Cuckatoo graphs) */
+  hash_unit: string;
   label: string;
   notes?: readonly string[];
   modelGroup?: KasModelGroup;
@@ -217,6 +219,7 @@ export function currencyConfig(): Record<string, CurrencyConfigEntry> {
       family: familyOf(c.category),
       modes: modesOf(c.category),
       fee_supported: feeSupported(c.category),
+      hash_unit: hashUnitOf(c.category),
       label: c.label,
       ...(c.notes.length > 0 ? { notes: c.notes } : {}),
       ...(c.modelGroup ? { modelGroup: c.modelGroup } : {}),

@@ -81,6 +81,14 @@ describe("currency catalogue", () => {
     expect(Object.keys(JSON.parse(JSON.stringify(config)))).toEqual(Object.keys(config));
   });
 
+  test("each coin says what its hashrate counts: Sol for Equihash, G for Cuckatoo, H for the rest", () => {
+    const config = currencyConfig();
+    expect(config.ZEC?.hash_unit).toBe("Sol");
+    expect(config.GRIN?.hash_unit).toBe("G");
+    expect(config.BTC?.hash_unit).toBe("H");
+    expect(config.KAS?.hash_unit).toBe("H");
+  });
+
   test("advisory notes exist for LTC, ALPH, RXD, DNX and old BTC models, with English text", () => {
     for (const coin of ["LTC", "ALPH", "RXD", "DNX", "BTC"]) {
       const notes = advisoryNotes(coin);
