@@ -21,6 +21,11 @@ describe("format (spec §9)", () => {
     expect(formatHashrate(1500)).toBe("1.50 KH/s");
     expect(formatHashrate(2.5e18)).toBe("2.50 EH/s");
   });
+  test("hashrate in the unit the coin counts: solutions for Equihash, graphs for Cuckatoo", () => {
+    expect(formatHashrate(0, "Sol")).toBe("0.00 Sol/s");
+    expect(formatHashrate(45_300, "Sol")).toBe("45.30 KSol/s");
+    expect(formatHashrate(12.5, "G")).toBe("12.50 G/s");
+  });
   test("duration in days, hours, minutes, seconds", () => {
     expect(formatDuration(0)).toBe("0s");
     expect(formatDuration(90061)).toBe("1d 1h 1m 1s");

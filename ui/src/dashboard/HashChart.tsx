@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { get } from "../lib/api.ts";
-import { coinLabel, visibleCoins } from "../lib/coins.ts";
+import { coinLabel, hashUnit, visibleCoins } from "../lib/coins.ts";
 import { formatDuration, formatHashrate } from "../lib/format.ts";
 import { t } from "../lib/i18n.ts";
 import { prefs, setPref } from "../lib/prefs.ts";
@@ -18,6 +18,7 @@ export function HashChart() {
   const cfg = useStore(currency);
   const coins = visibleCoins(cfg);
   const coin = p.chart3select;
+  const unit = hashUnit(cfg[coin]);
   const [stats, setStats] = useState<CurrencyStats | null>(null);
   const [cols, setCols] = useState<Columns>({ t: [], h: [] });
   useEffect(() => {
@@ -69,19 +70,19 @@ export function HashChart() {
       </div>
       <div class="mb-2 flex flex-wrap gap-4 text-sm">
         <span>
-          {t("dash.current")}: <b>{formatHashrate(stats?.hashrate.current ?? 0)}</b>
+          {t("dash.current")}: <b>{formatHashrate(stats?.hashrate.current ?? 0, unit)}</b>
         </span>
         <span>
-          {winLabel(p.defaultAves1)}: <b>{formatHashrate(a1)}</b>
+          {winLabel(p.defaultAves1)}: <b>{formatHashrate(a1, unit)}</b>
         </span>
         <span>
-          {winLabel(p.defaultAves2)}: <b>{formatHashrate(a2)}</b>
+          {winLabel(p.defaultAves2)}: <b>{formatHashrate(a2, unit)}</b>
         </span>
         <span class="text-mute">
           {t("dash.online")}: {stats?.online ?? 0}
         </span>
       </div>
-      <ChartView cols={cols} avg1={a1} avg2={a2} />
+      <ChartView cols={cols} avg1={a1} avg2={a2} unit={unit} />
     </div>
   );
 }

@@ -20,11 +20,16 @@ interface Props {
 /** Hot-update of a port's fee wallets, one tab per wallet; miners stay connected (spec §4). */
 export function HotWallets({ portId, onClose, onSaved }: Props) {
   const [rows, setRows] = useState<WalletRow[]>([]);
+  // the port's coin: the preset pickers and the connection test of each row need it
+  const [coin, setCoin] = useState("");
   const [tab, setTab] = useState(0);
   const [errors, setErrors] = useState<FieldError[]>([]);
   const load = () =>
     getPort(portId)
-      .then((p) => setRows(p.wallets.map((w) => ({ ...w, percent: ratioToPercent(w.ratio) }))))
+      .then((p) => {
+        setCoin(p.server.currency);
+        setRows(p.wallets.map((w) => ({ ...w, percent: ratioToPercent(w.ratio) })));
+      })
       .catch(() => onClose());
   useEffect(() => {
     load();
@@ -92,11 +97,11 @@ export function HotWallets({ portId, onClose, onSaved }: Props) {
         <WalletRowEditor
           index={tab}
           row={row}
+          coin={coin}
           errors={errors}
           poolLocked={false}
           onChange={(patch) => setRows(rows.map((r, i) => (i === tab ? { ...r, ...patch } : r)))}
           onRemove={remove}
-          onPick={() => undefined}
         />
       )}
       <button

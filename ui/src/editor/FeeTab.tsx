@@ -1,6 +1,3 @@
-import { Suspense } from "preact/compat";
-import { useState } from "preact/hooks";
-import { lazyNamed } from "../components/lazyNamed.ts";
 import { feeUnavailable } from "../lib/coins.ts";
 import { t } from "../lib/i18n.ts";
 import { emptyWallet, MAX_WALLETS, type WalletRow } from "../lib/port-form.ts";
@@ -11,16 +8,11 @@ import { useStore } from "../lib/use-store.ts";
 import type { TabProps } from "./types.ts";
 import { WalletRowEditor } from "./WalletRowEditor.tsx";
 
-const SelectWallet = lazyNamed(() =>
-  import("../dialogs/SelectPresetWallet.tsx").then((m) => m.SelectPresetWallet),
-);
-
 /**
  * Fee wallets: up to ten rows; the last row cannot be removed. For a coin relayed as is
  * (pass-through) the rows are shown disabled under a notice: the server refuses any ratio there.
  */
 export function FeeTab({ form, set, errors }: TabProps) {
-  const [picking, setPicking] = useState<number | null>(null);
   const unavailable = feeUnavailable(useStore(currency)[form.currency]);
   const rows = form.wallets;
   const update = (i: number, patch: Partial<WalletRow>) =>
@@ -47,28 +39,17 @@ export function FeeTab({ form, set, errors }: TabProps) {
             key={i}
             index={i}
             row={r}
+            coin={form.currency}
             errors={errors}
             poolLocked={form.mode === 1}
             onChange={(patch) => update(i, patch)}
             onRemove={() => remove(i)}
-            onPick={() => (form.currency ? setPicking(i) : toast("warn", t("preset.choose_coin_first")))}
           />
         ))}
         <button type="button" class={BTN_GHOST} onClick={add} data-testid="add-wallet">
           + {t("editor.add_wallet")}
         </button>
       </fieldset>
-      <Suspense fallback={null}>
-        {picking !== null && (
-          <SelectWallet
-            onClose={() => setPicking(null)}
-            onSelect={(addr) => {
-              update(picking, { addr });
-              setPicking(null);
-            }}
-          />
-        )}
-      </Suspense>
     </div>
   );
 }

@@ -15,11 +15,13 @@ export function PingButton({
   address,
   connType,
   currency,
+  disabled = false,
 }: {
   address: string;
   connType: number;
   /** the port's coin: the server logs in the way the coin's protocol does */
   currency: string;
+  disabled?: boolean;
 }) {
   const [state, setState] = useState<PingState>("wait");
   const [ms, setMs] = useState<number | null>(null);
@@ -44,9 +46,9 @@ export function PingButton({
     <button
       type="button"
       data-ping={state}
-      class={`shrink-0 rounded border border-line px-2 text-sm hover:bg-panel2 ${COLORS[state]}`}
+      class={`shrink-0 rounded border border-line px-2 text-sm hover:bg-panel2 disabled:opacity-50 ${COLORS[state]}`}
       onClick={run}
-      disabled={state === "ping"}
+      disabled={disabled || state === "ping"}
     >
       {t(`ping.${state}`)}
       {state === "ok" && ms !== null ? ` ${ms} ms` : ""}

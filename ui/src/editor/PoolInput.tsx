@@ -1,14 +1,8 @@
-import { Suspense } from "preact/compat";
-import { useState } from "preact/hooks";
 import { Field } from "../components/Field.tsx";
-import { lazyNamed } from "../components/lazyNamed.ts";
 import { t } from "../lib/i18n.ts";
 import { CONNECT_MODES, type PortForm } from "../lib/port-form.ts";
-import { toast } from "../lib/toast.ts";
 import { INPUT_BASE } from "../lib/ui.ts";
-import { PingButton } from "./PingButton.tsx";
-
-const SelectPool = lazyNamed(() => import("../dialogs/SelectPresetPool.tsx").then((m) => m.SelectPresetPool));
+import { PoolTools } from "./PoolTools.tsx";
 
 interface Props {
   form: PortForm;
@@ -19,10 +13,8 @@ interface Props {
 
 /** Target (1) or standby (2) pool: address, protocol, connection test and preset-pool picker. */
 export function PoolInput({ form, set, which, error }: Props) {
-  const [picking, setPicking] = useState(false);
   const addrKey = which === 1 ? "pool_address" : "pool_address2";
   const modeKey = which === 1 ? "connect_mode" : "connect_mode2";
-  const pick = () => (form.currency ? setPicking(true) : toast("warn", t("preset.choose_coin_first")));
   return (
     <div class="sm:col-span-2">
       <Field label={t(which === 1 ? "port.pool" : "port.pool2")} error={error}>
@@ -46,32 +38,14 @@ export function PoolInput({ form, set, which, error }: Props) {
             value={form[addrKey]}
             onInput={(e) => set({ [addrKey]: e.currentTarget.value })}
           />
-          <button
-            type="button"
-            class="shrink-0 rounded border border-line px-2 text-sm hover:bg-panel2"
-            onClick={pick}
-          >
-            {t("preset.pick")}
-          </button>
-          <PingButton
+          <PoolTools
+            coin={form.currency}
             address={form[addrKey]}
-            connType={form[modeKey] === 1 ? 1 : 0}
-            currency={form.currency}
+            mode={form[modeKey]}
+            onSelect={(addr, mode) => set({ [addrKey]: addr, [modeKey]: mode })}
           />
         </div>
       </Field>
-      <Suspense fallback={null}>
-        {picking && (
-          <SelectPool
-            coin={form.currency}
-            onClose={() => setPicking(false)}
-            onSelect={(addr, mode) => {
-              set({ [addrKey]: addr, [modeKey]: mode });
-              setPicking(false);
-            }}
-          />
-        )}
-      </Suspense>
     </div>
   );
 }

@@ -1,27 +1,43 @@
+import { Suspense } from "preact/compat";
+import { useState } from "preact/hooks";
 import { Field } from "../components/Field.tsx";
+import { lazyNamed } from "../components/lazyNamed.ts";
 import { t } from "../lib/i18n.ts";
 import { CONNECT_MODES, type WalletRow } from "../lib/port-form.ts";
+import { toast } from "../lib/toast.ts";
 import { INPUT, INPUT_BASE } from "../lib/ui.ts";
 import type { FieldError } from "../lib/validate/types.ts";
+import { PoolTools } from "./PoolTools.tsx";
 import { errorFor } from "./types.ts";
+
+const SelectWallet = lazyNamed(() =>
+  import("../dialogs/SelectPresetWallet.tsx").then((m) => m.SelectPresetWallet),
+);
 
 interface Props {
   index: number;
   row: WalletRow;
+  /** the port's coin: the preset pickers and the connection test need it */
+  coin: string;
   errors: FieldError[];
   poolLocked: boolean;
   onChange: (patch: Partial<WalletRow>) => void;
   onRemove: () => void;
-  onPick: () => void;
 }
 
-/** One fee wallet row: address, device name, fee pool and protocol, percent 0–100 step 0.01. */
-export function WalletRowEditor({ index, row, errors, poolLocked, onChange, onRemove, onPick }: Props) {
+/**
+ * One fee wallet row: address (with the preset-wallet picker), device name, fee pool and protocol
+ * (with the preset-pool picker and the connection test), percent 0–100 step 0.01. The port editor
+ * and the hot-wallet editor both use it, pickers included.
+ */
+export function WalletRowEditor({ index, row, coin, errors, poolLocked, onChange, onRemove }: Props) {
+  const [picking, setPicking] = useState(false);
   const n = index + 1;
   const err = (f: string) => {
     const k = errorFor(errors, f, n);
     return k ? t(k, { n }) : null;
   };
+  const pickWallet = () => (coin ? setPicking(true) : toast("warn", t("preset.choose_coin_first")));
   return (
     <fieldset class="rounded border border-line p-3" data-wallet-row={n}>
       <legend class="px-1 text-xs text-mute">{t("editor.wallet_n", { n })}</legend>
@@ -37,7 +53,7 @@ export function WalletRowEditor({ index, row, errors, poolLocked, onChange, onRe
             <button
               type="button"
               class="shrink-0 rounded border border-line px-2 text-xs hover:bg-panel2"
-              onClick={onPick}
+              onClick={pickWallet}
             >
               {t("preset.pick")}
             </button>
@@ -56,7 +72,7 @@ export function WalletRowEditor({ index, row, errors, poolLocked, onChange, onRe
           error={err("pool_address")}
           hint={poolLocked ? t("mode.compatible_pool_locked") : undefined}
         >
-          <div class="flex gap-1">
+          <div class="flex flex-wrap gap-1 sm:flex-nowrap">
             <select
               class={`${INPUT_BASE} w-24 shrink-0`}
               aria-label={t("port.pool_protocol")}
@@ -76,6 +92,14 @@ export function WalletRowEditor({ index, row, errors, poolLocked, onChange, onRe
               disabled={poolLocked}
               value={row.pool_address}
               onInput={(e) => onChange({ pool_address: e.currentTarget.value })}
+            />
+            <PoolTools
+              coin={coin}
+              address={row.pool_address}
+              mode={row.pool_protocol}
+              disabled={poolLocked}
+              label={t("preset.pick_pool")}
+              onSelect={(addr, mode) => onChange({ pool_address: addr, pool_protocol: mode })}
             />
           </div>
         </Field>
@@ -103,6 +127,17 @@ export function WalletRowEditor({ index, row, errors, poolLocked, onChange, onRe
           </div>
         </Field>
       </div>
+      <Suspense fallback={null}>
+        {picking && (
+          <SelectWallet
+            onClose={() => setPicking(false)}
+            onSelect={(addr) => {
+              onChange({ addr });
+              setPicking(false);
+            }}
+          />
+        )}
+      </Suspense>
     </fieldset>
   );
 }

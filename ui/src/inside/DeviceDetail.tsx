@@ -1,27 +1,39 @@
 import { useState } from "preact/hooks";
 import { Field } from "../components/Field.tsx";
 import { Modal } from "../components/Modal.tsx";
-import { post } from "../lib/api.ts";
+import { get, post } from "../lib/api.ts";
 import type { Device } from "../lib/device-types.ts";
 import { formatHashrate, formatPercent, formatTime } from "../lib/format.ts";
 import { t } from "../lib/i18n.ts";
 import { percentToRatio } from "../lib/port-form.ts";
 import { toast } from "../lib/toast.ts";
 import { BTN_GHOST, BTN_PRIMARY, INPUT_BASE } from "../lib/ui.ts";
+import { useFetch } from "../lib/useFetch.ts";
 import { validPercent } from "../lib/validate/port.ts";
+import { DeviceConnectionLog } from "./DeviceConnectionLog.tsx";
 
 interface Props {
   portId: number;
+  /** the list's row: shown at once, then replaced by the device's own answer with its connection log */
   device: Device;
+  /** what the coin's hashrate counts (formatHashrate) */
+  unit: string;
   onClose: () => void;
   onChanged: () => void;
 }
 
-/** Every device field of spec §3, and the per-device ratio (set or clear). */
-export function DeviceDetail({ portId, device: d, onClose, onChanged }: Props) {
-  const [pct, setPct] = useState(String(Math.round(d.feeRatio * 10000) / 100));
+/** Every device field of spec §3, its connection log, and the per-device ratio (set or clear). */
+export function DeviceDetail({ portId, device: row, unit, onClose, onChanged }: Props) {
+  const [fresh, reload] = useFetch(
+    () => get<Device>(`/api/stat/worker/${encodeURIComponent(row.id)}`),
+    [row.id],
+    15_000,
+  );
+  const d = fresh ?? row;
+  const [pct, setPct] = useState(String(Math.round(row.feeRatio * 10000) / 100));
+  const rate = (v: number) => formatHashrate(v, unit);
   const hr = (v: { current: number; m15: number; h4: number; h24: number }) =>
-    `${formatHashrate(v.current)} · ${formatHashrate(v.m15)} · ${formatHashrate(v.h4)} · ${formatHashrate(v.h24)}`;
+    `${rate(v.current)} · ${rate(v.m15)} · ${rate(v.h4)} · ${rate(v.h24)}`;
   const rows: [string, string][] = [
     ["device.name", d.name],
     ["device.wallet", d.wallet],
@@ -30,7 +42,7 @@ export function DeviceDetail({ portId, device: d, onClose, onChanged }: Props) {
     ["device.shares", `${d.valid} / ${d.invalid} / ${d.stale}`],
     ["device.hashrate_windows", hr(d.hashrate)],
     ["device.pumped_windows", hr(d.pumped)],
-    ["device.local_hashrate", formatHashrate(d.localHashrate)],
+    ["device.local_hashrate", rate(d.localHashrate)],
     ["device.model", d.agent],
     ["device.difficulty", String(d.difficulty)],
     ["device.reconnects", `${d.reconnects} / ${d.disconnects}`],
@@ -50,6 +62,7 @@ export function DeviceDetail({ portId, device: d, onClose, onChanged }: Props) {
     try {
       await post(`/api/port/${portId}/worker/ratio`, { worker: d.id, r });
       toast("ok", t(r === null ? "ratio.cleared" : "ratio.set"));
+      reload();
       onChanged();
     } catch {
       /* toast shown */
@@ -65,6 +78,7 @@ export function DeviceDetail({ portId, device: d, onClose, onChanged }: Props) {
           </div>
         ))}
       </dl>
+      <DeviceConnectionLog events={fresh?.connectionLog ?? null} ip={d.ip} />
       <div class="mt-3 flex flex-wrap items-end gap-2">
         <Field label={t("ratio.device")} hint={t("ratio.priority")}>
           <input

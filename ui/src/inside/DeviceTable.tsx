@@ -35,7 +35,7 @@ const COLS: [DeviceSort, string][] = [
  * Devices of the port, one page at a time: the server sorts, searches and pages (a farm port can
  * hold 10,000 devices; the whole list is megabytes). A row opens the details.
  */
-export function DeviceTable({ portId }: { portId: number }) {
+export function DeviceTable({ portId, unit }: { portId: number; unit: string }) {
   const [q, setQ] = useState("");
   const [sort, setSort] = useState<DeviceSort>("hashrate");
   const [asc, setAsc] = useState(false);
@@ -105,8 +105,8 @@ export function DeviceTable({ portId }: { portId: number }) {
                   </button>
                 </td>
                 <td class={`${TD} max-w-[12rem] truncate font-mono text-xs`}>{d.wallet}</td>
-                <td class={TD}>{formatHashrate(d.hashrate.current)}</td>
-                <td class={TD}>{formatHashrate(d.hashrate.m15)}</td>
+                <td class={TD}>{formatHashrate(d.hashrate.current, unit)}</td>
+                <td class={TD}>{formatHashrate(d.hashrate.m15, unit)}</td>
                 <td class={TD}>
                   <span class="text-ok">{d.valid}</span>/<span class="text-bad">{d.invalid}</span>/
                   <span class="text-mute">{d.stale}</span>
@@ -141,7 +141,13 @@ export function DeviceTable({ portId }: { portId: number }) {
         />
       )}
       {open && (
-        <DeviceDetail portId={portId} device={open} onClose={() => setOpen(null)} onChanged={reload} />
+        <DeviceDetail
+          portId={portId}
+          device={open}
+          unit={unit}
+          onClose={() => setOpen(null)}
+          onChanged={reload}
+        />
       )}
     </div>
   );

@@ -11,7 +11,7 @@ import { FeeWallets } from "./FeeWallets.tsx";
  * Port figures: online devices, hashrate, pumped hashrate, latency; configured, target, achieved and
  * gap of the fee for the port and each wallet; the fee audit export.
  */
-export function FeeSummary({ portId }: { portId: number }) {
+export function FeeSummary({ portId, unit }: { portId: number; unit: string }) {
   const [s] = useFetch(() => get<PortStatsView>(`/api/stat/port/${portId}`), [portId], 10_000);
   return (
     <div class="space-y-2" data-testid="fee-summary">
@@ -19,10 +19,10 @@ export function FeeSummary({ portId }: { portId: number }) {
         <StatCard label={t("inside.online")} value={`${s?.online ?? 0} / ${s?.devices ?? 0}`} />
         <StatCard
           label={t("inside.hashrate")}
-          value={formatHashrate(s?.hashrate.current ?? 0)}
-          sub={`15m ${formatHashrate(s?.hashrate.m15 ?? 0)}`}
+          value={formatHashrate(s?.hashrate.current ?? 0, unit)}
+          sub={`15m ${formatHashrate(s?.hashrate.m15 ?? 0, unit)}`}
         />
-        <StatCard label={t("inside.pumped")} value={formatHashrate(s?.pumped.current ?? 0)} />
+        <StatCard label={t("inside.pumped")} value={formatHashrate(s?.pumped.current ?? 0, unit)} />
         <StatCard
           label={t("dash.latency")}
           value={s?.latencyMs ? `${s.latencyMs} ms` : "-"}

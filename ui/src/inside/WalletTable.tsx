@@ -20,7 +20,15 @@ interface RatioItem {
 }
 
 /** Miner wallets of the port: favourites, per-wallet ratio (set via the pump dialog, or restore). */
-export function WalletTable({ portId, wallets }: { portId: number; wallets: WireWallet[] }) {
+export function WalletTable({
+  portId,
+  wallets,
+  unit,
+}: {
+  portId: number;
+  wallets: WireWallet[];
+  unit: string;
+}) {
   const [rows, reload] = useFetch(() => get<WalletRowView[]>(`/api/port/${portId}/g/wallets/0`), [portId]);
   const [ratios, reloadRatios] = useFetch(
     () => get<RatioItem[]>(`/api/port/${portId}/wallet/ratio`),
@@ -79,7 +87,7 @@ export function WalletTable({ portId, wallets }: { portId: number; wallets: Wire
                 <td class={TD}>
                   {w.online} / {w.devices}
                 </td>
-                <td class={TD}>{formatHashrate(w.hashrate.current)}</td>
+                <td class={TD}>{formatHashrate(w.hashrate.current, unit)}</td>
                 <td class={TD}>
                   {ratioOf(w.wallet) !== undefined
                     ? formatPercent(ratioOf(w.wallet) ?? 0)

@@ -10,12 +10,16 @@ export interface CurrencyInfo {
   modes?: number[];
   /** false: the coin is relayed as is and fee wallets cannot take work (the server refuses a ratio) */
   fee_supported?: boolean;
+  /** what the coin's hashrate counts: "H", "Sol" (Equihash) or "G" (Cuckatoo graphs) */
+  hash_unit?: string;
 }
 
 /** A coin the server lists but cannot proxy yet (its protocol family is not implemented). */
 export const notOffered = (info: CurrencyInfo | undefined): boolean => info?.modes?.length === 0;
 /** A coin whose pool protocol is relayed as is: no fee diversion for it. */
 export const feeUnavailable = (info: CurrencyInfo | undefined): boolean => info?.fee_supported === false;
+/** The unit a coin's hashrate is shown in; hashes until the catalogue has loaded. */
+export const hashUnit = (info: CurrencyInfo | undefined): string => info?.hash_unit ?? "H";
 export type CurrencyConfig = Record<string, CurrencyInfo>;
 
 export const COIN_ORDER = [

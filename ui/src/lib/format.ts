@@ -1,16 +1,17 @@
 /** Pure display helpers (spec §9): hashrate in steps of 1000 with two decimals, durations, bytes. */
 
-const HASH_UNITS = ["H", "KH", "MH", "GH", "TH", "PH", "EH", "ZH"];
+const PREFIXES = ["", "K", "M", "G", "T", "P", "E", "Z"];
 
-export function formatHashrate(hps: number): string {
-  if (!Number.isFinite(hps) || hps <= 0) return "0.00 H/s";
-  let v = hps;
+/** `unit`: what the coin's hashrate counts — "H" (hashes), "Sol" (Equihash) or "G" (Cuckatoo graphs). */
+export function formatHashrate(rate: number, unit = "H"): string {
+  if (!Number.isFinite(rate) || rate <= 0) return `0.00 ${unit}/s`;
+  let v = rate;
   let i = 0;
-  while (v >= 1000 && i < HASH_UNITS.length - 1) {
+  while (v >= 1000 && i < PREFIXES.length - 1) {
     v /= 1000;
     i++;
   }
-  return `${v.toFixed(2)} ${HASH_UNITS[i]}/s`;
+  return `${v.toFixed(2)} ${PREFIXES[i]}${unit}/s`;
 }
 
 const BYTE_UNITS = ["B", "KB", "MB", "GB", "TB", "PB"];

@@ -1,6 +1,6 @@
 import { Suspense } from "preact/compat";
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
-import { lazyNamed } from "../components/lazyNamed.ts";
+import { HotWallets, PortEditor } from "../components/PortDialogs.ts";
 import { visibleCoins } from "../lib/coins.ts";
 import { listPorts } from "../lib/port-api.ts";
 import type { PortItem } from "../lib/port-types.ts";
@@ -11,9 +11,6 @@ import { CoinList } from "../pool/CoinList.tsx";
 import { CoinNote } from "../pool/CoinNote.tsx";
 import { PoolToolbar } from "../pool/PoolToolbar.tsx";
 import { PortTable } from "../pool/PortTable.tsx";
-
-const PortEditor = lazyNamed(() => import("../editor/PortEditor.tsx").then((m) => m.PortEditor));
-const HotWallets = lazyNamed(() => import("../dialogs/HotWallets.tsx").then((m) => m.HotWallets));
 
 export type EditorMode = { mode: "add" } | { mode: "edit"; id: number } | { mode: "clone"; id: number };
 

@@ -1,10 +1,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useNavigate } from "react-router-dom";
-import { ask } from "../lib/confirm.ts";
 import { t } from "../lib/i18n.ts";
-import { deletePort, startPort, stopPort } from "../lib/port-api.ts";
+import { type PortAction, runPortAction } from "../lib/port-actions.ts";
 import type { PortItem } from "../lib/port-types.ts";
-import { toast } from "../lib/toast.ts";
 
 interface Props {
   item: PortItem;
@@ -35,14 +33,10 @@ export function PortMenu({ item, onReload, onEdit, onClone, onHot }: Props) {
   }, [open]);
   const id = item.server.id;
   const active = item.state === "active";
-  const act = async (fn: () => Promise<unknown>, okKey: string, failKey: string) => {
+  const act = async (action: PortAction) => {
     setBusy(true);
-    toast("warn", t("port.queued"));
     try {
-      await fn();
-      toast("ok", t(okKey));
-    } catch {
-      toast("err", t(failKey));
+      await runPortAction(action, id, item.server.port);
     } finally {
       setBusy(false);
       onReload();
@@ -54,13 +48,8 @@ export function PortMenu({ item, onReload, onEdit, onClone, onHot }: Props) {
     else if (what === "edit") onEdit(id);
     else if (what === "clone") onClone(id);
     else if (what === "hot") onHot(id);
-    else if (what === "toggle") {
-      if (active) {
-        if (await ask(t("port.confirm_stop", { port: item.server.port }), true))
-          await act(() => stopPort(id, true), "port.stopped", "port.stop_failed");
-      } else await act(() => startPort(id, true), "port.started", "port.start_failed");
-    } else if (what === "delete" && (await ask(t("port.confirm_delete", { port: item.server.port }), true)))
-      await act(() => deletePort(id, true), "port.deleted", "port.delete_failed");
+    else if (what === "toggle") await act(active ? "stop" : "start");
+    else if (what === "delete") await act("delete");
   };
   const items: [string, string][] = [
     ["miners", "port.menu_miners"],
