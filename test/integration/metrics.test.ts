@@ -63,3 +63,21 @@ test("per-device series only when the scrape asks for them with ?devices=1", asy
     `pithead_device_shares_total{port="${mined}",coin="BTC",wallet="wal",worker="rig7",ip="127.0.0.1",result="accepted"} 5`,
   );
 });
+
+test("a stopped port is down and its fee configured is its configuration's", async () => {
+  const stopped = freePort();
+  const created = await t.client.post(
+    "/api/port/new",
+    portBody({
+      port: stopped,
+      status: 0,
+      wallets: [
+        { addr: "bc1qfee", device: "fee1", pool_address: "127.0.0.1:1", pool_protocol: 0, ratio: 0.1 },
+      ],
+    }),
+  );
+  expect(created.status).toBe(200);
+  const text = await scrape();
+  expect(text).toContain(`pithead_port_up{port="${stopped}",coin="BTC"} 0`);
+  expect(text).toContain(`pithead_port_fee_configured_ratio{port="${stopped}",coin="BTC"} 0.1`);
+});

@@ -7,6 +7,7 @@ import type { AppContext } from "../app-context.ts";
 import { audit } from "../audit.ts";
 import { ok } from "../body.ts";
 import type { Route } from "../router.ts";
+import { withConfiguredFee } from "./configured-fee.ts";
 
 function logRoute(
   path: string,
@@ -141,12 +142,12 @@ export const metricsRoute: Route = {
         process: readProcess(),
         databaseBytes: databaseBytes(app.config.dataDir),
         perDevice: url.searchParams.get("devices") === "1",
-        ports: app.ports.list().map((port) => ({
-          port,
-          state: app.engine.runState(port.id),
-          stats: app.engine.live.portStats(port.id),
-          devices: () => app.engine.live.workers(port.id),
-        })),
+        ports: app.ports.list().map((port) => {
+          const state = app.engine.runState(port.id);
+          // fee configured is the configuration's, running or not (a stopped port's engine view is empty)
+          const stats = withConfiguredFee(app.engine.live.portStats(port.id), port, state === "active");
+          return { port, state, stats, devices: () => app.engine.live.workers(port.id) };
+        }),
       }),
       { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } },
     ),
