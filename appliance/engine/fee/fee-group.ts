@@ -258,9 +258,7 @@ export class FeeGroup {
     if (now - seat.switchedAt < Math.max(holdMs, MIN_HOLD_MS)) return seat.target;
     const holdS = holdMs / 1000;
     if (current)
-      return this.projected(current, seat, holdS) <= -this.halfBand(current.key, seat)
-        ? MAIN
-        : current.key;
+      return this.projected(current, seat, holdS) <= -this.halfBand(current.key, seat) ? MAIN : current.key;
     if (seat.posted <= 0) return MAIN;
     let best = MAIN;
     let bestScore = 1;
