@@ -76,7 +76,7 @@ export function buildContext(
   f: Foundation,
   engine: EngineControl,
   series: SeriesStore,
-  web: { restart(reason: string): void; port(): number },
+  web: { restart(reason: string): void; port(): number; httpsPort(): number; certificateChanged(): void },
 ): AppContext {
   return {
     ...f,
@@ -95,6 +95,8 @@ export function buildContext(
     uuid: instanceUuid(f.settings),
     restartWeb: (reason) => web.restart(reason),
     webPort: () => web.port(),
+    httpsPort: () => web.httpsPort(),
+    certificateChanged: () => web.certificateChanged(),
   };
 }
 

@@ -22,6 +22,8 @@ export interface Appliance {
   ctx: AppContext;
   /** the console's base URL, e.g. http://127.0.0.1:8080 */
   url(): string;
+  /** the console's HTTPS base URL, e.g. https://127.0.0.1:8443 ("" when it is not offered) */
+  httpsUrl(): string;
   stop(): Promise<void>;
 }
 
@@ -76,6 +78,8 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
   const ctx = buildContext(config, f, engine, series, {
     restart: (reason) => web?.restart(reason),
     port: () => web?.port ?? 0,
+    httpsPort: () => web?.httpsPort ?? 0,
+    certificateChanged: () => web?.certificateChanged(),
   });
   web = new WebServer(
     ctx,
@@ -100,6 +104,7 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
   return {
     ctx,
     url: () => server.url,
+    httpsUrl: () => server.httpsUrl,
     async stop() {
       await server.stop();
       await engine.shutdown();

@@ -8,6 +8,8 @@ export interface Config {
   webPort: number | null;
   /** PITHEAD_DEFAULT_WEB_PORT: the web port stored at first start (an image's port 80), changeable later */
   defaultWebPort: number | null;
+  /** the console's HTTPS listener beside plain HTTP; null = 8443, 0 = any free port (tests) */
+  httpsPort: number | null;
   host: string;
   /** tests only: every captcha answer is this code */
   testCaptcha: string | null;
@@ -27,6 +29,7 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
     dataDir: resolve(env.PITHEAD_DATA_DIR ?? "./data"),
     webPort: env.PITHEAD_WEB_PORT ? parsePort(env.PITHEAD_WEB_PORT) : null,
     defaultWebPort: env.PITHEAD_DEFAULT_WEB_PORT ? parsePort(env.PITHEAD_DEFAULT_WEB_PORT) : null,
+    httpsPort: env.PITHEAD_HTTPS_PORT ? parsePort(env.PITHEAD_HTTPS_PORT) : null,
     host: env.PITHEAD_HOST ?? "0.0.0.0",
     testCaptcha: null,
     rest: [],
@@ -54,6 +57,9 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
         break;
       case "--web-port":
         cfg.webPort = parsePort(value());
+        break;
+      case "--https-port":
+        cfg.httpsPort = parsePort(value());
         break;
       case "--host":
         cfg.host = value();

@@ -10,7 +10,8 @@ import { type Config, ConfigError, parseArgs } from "./config.ts";
 const HELP = `pithead ${VERSION} — stratum proxy appliance
 
 usage:
-  pithead run [--data-dir DIR] [--web-port N] [--host ADDR]   start the appliance (default command)
+  pithead run [--data-dir DIR] [--web-port N] [--https-port N] [--host ADDR]
+                                                               start the appliance (default command)
   pithead reset-password [--data-dir DIR]                      set a new random admin password
   pithead audit verify [--data-dir DIR]                        check the audit log's hash chain
   pithead version                                              print the version
@@ -18,7 +19,8 @@ usage:
   pithead client --server HOST:PORT [--listen [ADDR:]PORT] [--kenc-key KEY]
                                                                carry local miners to a KENC port
 
-DIR defaults to ./data; the web port to the stored one (8080 at first); ADDR to 0.0.0.0.
+DIR defaults to ./data; the web port to the stored one (8080 at first); the HTTPS console's port
+to 8443; ADDR to 0.0.0.0.
 --test-captcha CODE is for automated tests only: every captcha answer becomes CODE.`;
 
 async function main(argv: string[]): Promise<number> {

@@ -16,9 +16,9 @@ chroot "$R" systemctl enable systemd-networkd systemd-resolved >/dev/null 2>&1
 chroot "$R" systemctl disable ssh >/dev/null 2>&1 || true
 rm -f "$R"/etc/ssh/ssh_host_*_key "$R"/etc/ssh/ssh_host_*_key.pub
 
-# The console on port 80 (CAP_NET_BIND_SERVICE is in the unit).
+# The console on port 80 and over HTTPS on 443 (CAP_NET_BIND_SERVICE is in the unit).
 mkdir -p "$R/etc/systemd/system/pithead.service.d"
-printf '[Service]\nEnvironment=PITHEAD_DEFAULT_WEB_PORT=80\n' >"$R/etc/systemd/system/pithead.service.d/image.conf"
+printf '[Service]\nEnvironment=PITHEAD_DEFAULT_WEB_PORT=80\nEnvironment=PITHEAD_HTTPS_PORT=443\n' >"$R/etc/systemd/system/pithead.service.d/image.conf"
 
 # Show the first admin password on the machine's console once the service has made it.
 cat >"$R/etc/systemd/system/pithead-first-password.service" <<'UNIT'

@@ -30,6 +30,10 @@ export interface AppContext extends Foundation {
   uuid: string;
   /** The port the console answers on right now. */
   webPort(): number;
+  /** The port the console answers HTTPS on right now (the web port itself when HTTPS is on); 0: none. */
+  httpsPort(): number;
+  /** Restarts the listeners that serve TLS with the stored certificate (plain HTTP stays up). */
+  certificateChanged(): void;
   /** Re-reads web port, TLS and route and restarts the HTTP server in-process (the engine keeps running). */
   restartWeb(reason: string): void;
 }

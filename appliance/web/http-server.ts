@@ -3,6 +3,8 @@ import { DEFAULT_WEB_PORT, WEB_PORT_SETTING } from "./api/port-guards.ts";
 import type { AppContext } from "./app-context.ts";
 
 export const WEB_TLS_SETTING = "web_tls";
+/** Where the console is offered over HTTPS beside plain HTTP (issue 8: HTTPS from the first start). */
+export const DEFAULT_HTTPS_PORT = 8443;
 
 export interface TlsMaterial {
   cert: string;
@@ -12,10 +14,14 @@ export interface TlsMaterial {
 /**
  * The console/API listener. Web port and HTTPS come from the settings (the command line's --web-port
  * wins, for tests and first runs); `restart` rebinds in-process so a change needs no supervisor.
+ * While the web port serves plain HTTP, a second listener offers the same console over HTTPS with the
+ * appliance's certificate (the self-signed one made at first start until the operator uploads one).
  */
 export class WebServer {
   private server: Server<undefined> | null = null;
   private boundPort: number | null = null;
+  private httpsServer: Server<undefined> | null = null;
+  private httpsBound: number | null = null;
   private readonly storedAtStart: number;
 
   constructor(
@@ -36,6 +42,21 @@ export class WebServer {
     return this.server ? this.server.url.toString().replace(/\/$/, "") : "";
   }
 
+  /** the port the console answers HTTPS on: the web port itself when HTTPS is on, 0 when nowhere */
+  get httpsPort(): number {
+    if (this.server && this.useTls()) return this.port;
+    return this.httpsServer ? (this.httpsBound ?? 0) : 0;
+  }
+
+  get httpsUrl(): string {
+    if (this.server && this.useTls()) return this.url;
+    return this.httpsServer ? this.httpsServer.url.toString().replace(/\/$/, "") : "";
+  }
+
+  private useTls(): boolean {
+    return this.app.settings.get<boolean>(WEB_TLS_SETTING, false);
+  }
+
   /** The port to listen on: --web-port until the operator sets one in the console, then the setting. */
   private desiredPort(): number {
     // --web-port 0 (tests) means "any free port" once, and a restart keeps the port it got.
@@ -47,12 +68,19 @@ export class WebServer {
 
   /** Binds a new listener; throws (leaving the current one in place) when the port cannot be bound. */
   start(): void {
-    const useTls = this.app.settings.get<boolean>(WEB_TLS_SETTING, false);
+    const useTls = this.useTls();
+    this.server = this.listen(this.desiredPort(), useTls);
+    this.boundPort = this.server.port ?? null;
+    this.onListen(this.url);
+    this.startHttps(useTls);
+  }
+
+  private listen(port: number, tls: boolean): Server<undefined> {
     const handle = this.handle;
-    this.server = Bun.serve({
+    return Bun.serve({
       hostname: this.app.config.host,
-      port: this.desiredPort(),
-      tls: useTls ? this.tls() : undefined,
+      port,
+      tls: tls ? this.tls() : undefined,
       maxRequestBodySize: 16 * 1024 * 1024,
       fetch(req, server) {
         return handle(req, server.requestIP(req)?.address ?? "");
@@ -64,8 +92,44 @@ export class WebServer {
         );
       },
     });
-    this.boundPort = this.server.port ?? null;
-    this.onListen(this.url);
+  }
+
+  /**
+   * The HTTPS listener beside plain HTTP. A port it cannot bind is logged, not fatal: the console
+   * stays reachable over HTTP, and GET /api/web/tls answers https_port 0.
+   */
+  private startHttps(webIsTls: boolean): void {
+    if (webIsTls) return;
+    // --https-port 0 (tests) means "any free port" once; a restart keeps the port it got
+    const wanted = this.app.config.httpsPort ?? DEFAULT_HTTPS_PORT;
+    const port = wanted === 0 && this.httpsBound !== null ? this.httpsBound : wanted;
+    try {
+      this.httpsServer = this.listen(port, true);
+      this.httpsBound = this.httpsServer.port ?? null;
+      this.onListen(`HTTPS ${this.httpsUrl}`);
+    } catch (err) {
+      this.app.logs.add(
+        "error",
+        `HTTPS console not offered on port ${port}: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  }
+
+  private async stopHttps(): Promise<void> {
+    await this.httpsServer?.stop(true);
+    this.httpsServer = null;
+  }
+
+  /** A new certificate: the listeners that serve TLS start again with it; plain HTTP stays up. */
+  certificateChanged(): void {
+    if (this.useTls()) {
+      this.restart("certificate changed");
+      return;
+    }
+    setTimeout(async () => {
+      await this.stopHttps();
+      if (this.server) this.startHttps(false);
+    }, 200);
   }
 
   /** Lets the reply to the request that asked for it go out first, then rebinds. */
@@ -86,10 +150,12 @@ export class WebServer {
       return;
     }
     const previous = this.boundPort;
+    await this.stopHttps();
     try {
       this.start();
     } catch (err) {
       this.server = old;
+      this.startHttps(this.useTls());
       if (previous !== null) this.app.settings.set(WEB_PORT_SETTING, previous);
       this.app.logs.add(
         "error",
@@ -101,6 +167,7 @@ export class WebServer {
   }
 
   async stop(): Promise<void> {
+    await this.stopHttps();
     await this.server?.stop(true);
     this.server = null;
   }

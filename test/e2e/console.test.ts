@@ -5,9 +5,10 @@
  */
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { createHash } from "node:crypto";
+import { createHash, X509Certificate } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { connect } from "node:tls";
 import * as XLSX from "@e965/xlsx";
 import forge from "node-forge";
 import type { Browser, Page } from "playwright-core";
@@ -100,6 +101,18 @@ async function saveEditor(name: string) {
     throw e;
   }
 }
+/** The SHA-256 fingerprint of the certificate a TLS listener presents, read without trusting it. */
+function servedFingerprint(url: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const s = connect({ host: hostname, port: Number(port), rejectUnauthorized: false }, () => {
+      const raw = s.getPeerCertificate().raw;
+      s.destroy();
+      resolve(new X509Certificate(raw).fingerprint256);
+    });
+    s.once("error", reject);
+  });
+}
 async function closeModal(testId: string) {
   await page.getByTestId(testId).getByRole("button", { name: "Close" }).first().click();
   await page.getByTestId(testId).waitFor({ state: "detached" });
@@ -130,6 +143,33 @@ describe("login", () => {
       .getByRole("alert")
       .filter({ hasText: "Please enter the username, password and verification code" })
       .waitFor();
+  });
+
+  test("on plain http a banner says the connection is not encrypted and links to the HTTPS console; dismissed per session, absent on https", async () => {
+    const banner = page.getByTestId("plain-http");
+    await banner.getByText("This connection is not encrypted").waitFor();
+    const link = page.getByTestId("plain-http-link");
+    await link.waitFor();
+    expect(new URL((await link.getAttribute("href")) ?? "").origin).toBe(new URL(server.httpsUrl).origin);
+    await banner.getByRole("button", { name: "Dismiss" }).click();
+    await banner.waitFor({ state: "detached" });
+    await page.reload();
+    await page.locator('input[name="username"]').waitFor();
+    expect(await page.getByTestId("plain-http").count()).toBe(0);
+    const ctx = await browser.newContext({ ignoreHTTPSErrors: true });
+    try {
+      // the banner is drawn with the page; once the login form is there, it would be too
+      const secure = await ctx.newPage();
+      await secure.goto(`${server.httpsUrl}/login`);
+      await secure.locator('input[name="username"]').waitFor();
+      expect(await secure.getByTestId("plain-http").count()).toBe(0);
+      // another tab is another session: the banner is back there
+      const plain = await ctx.newPage();
+      await plain.goto(`${server.url}/login`);
+      await plain.getByTestId("plain-http").waitFor();
+    } finally {
+      await ctx.close();
+    }
   });
 
   test("the right credentials open the dashboard with the default-login and route warnings", async () => {
@@ -766,6 +806,25 @@ describe("settings and dialogs", () => {
     await page.getByTestId("confirm").getByRole("button", { name: "Cancel" }).click();
     await page.getByTestId("confirm").waitFor({ state: "detached" });
     expect(await page.getByLabel("HTTPS access").isChecked()).toBe(false);
+    await closeModal("settings");
+  });
+
+  test("web access: the HTTPS console's port and the fingerprint of the certificate it serves", async () => {
+    await openSettings("web");
+    const shown = page.getByTestId("web-fingerprint");
+    await page.waitForFunction(() =>
+      /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/.test(
+        document.querySelector('[data-testid="web-fingerprint"]')?.textContent ?? "",
+      ),
+    );
+    const fingerprint = await shown.textContent();
+    // the previous test restored the built-in certificate: the HTTPS listener restarts with it
+    for (let i = 0; i < 100; i++) {
+      if ((await servedFingerprint(server.httpsUrl).catch(() => "")) === fingerprint) break;
+      await Bun.sleep(100);
+    }
+    expect(await servedFingerprint(server.httpsUrl)).toBe(fingerprint ?? "");
+    await page.getByTestId("web-https").getByText(new URL(server.httpsUrl).port, { exact: true }).waitFor();
     await closeModal("settings");
   });
 

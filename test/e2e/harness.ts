@@ -13,6 +13,8 @@ export const ARTIFACTS = join(ROOT, "test/artifacts");
 
 export interface Server {
   url: string;
+  /** the same console on the HTTPS listener (the appliance's self-signed certificate) */
+  httpsUrl: string;
   dataDir: string;
   password: () => string;
   stop: () => Promise<void>;
@@ -20,9 +22,10 @@ export interface Server {
 
 export async function startServer(): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), "pithead-e2e-"));
-  const { proc, url } = await spawnAppliance(dataDir);
+  const { proc, url, output } = await spawnAppliance(dataDir);
   return {
     url: url.replace(/\/$/, ""),
+    httpsUrl: await httpsListener(output),
     dataDir,
     password: () => readFileSync(join(dataDir, "initial-password"), "utf8").trim(),
     stop: async () => {
@@ -31,6 +34,16 @@ export async function startServer(): Promise<Server> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The HTTPS listener's address, from the line the appliance prints once it is bound. */
+async function httpsListener(output: () => string): Promise<string> {
+  for (let i = 0; i < 300; i++) {
+    const m = output().match(/listening on HTTPS (https:\/\/\S+)/);
+    if (m?.[1]) return m[1].replace(/\/$/, "");
+    await Bun.sleep(100);
+  }
+  throw new Error(`the appliance offered no HTTPS console:\n${output()}`);
 }
 
 export function launch(): Promise<Browser> {

@@ -135,6 +135,8 @@ export async function startTestAppliance(
   login = true,
   /** clock: the appliance's time in ms (sessions, audit log); a test moves it instead of waiting */
   opts: { clock?: () => number } = {},
+  /** more command-line arguments; a flag given here wins over the default above */
+  extraArgs: string[] = [],
 ): Promise<TestAppliance> {
   const config = parseArgs([
     "run",
@@ -142,10 +144,13 @@ export async function startTestAppliance(
     dataDir,
     "--web-port",
     "0",
+    "--https-port",
+    "0",
     "--host",
     "127.0.0.1",
     "--test-captcha",
     TEST_CAPTCHA,
+    ...extraArgs,
   ]);
   const app = await startAppliance(config, {
     timing: { loginTimeoutMs: 3000, jobTimeoutMs: 3000, connectTimeoutMs: 2000, failbackProbeMs: 500 },

@@ -27,6 +27,8 @@ export async function spawnAppliance(
       dataDir,
       "--web-port",
       "0",
+      "--https-port",
+      "0",
       "--host",
       "127.0.0.1",
       "--test-captcha",

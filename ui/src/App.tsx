@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { BrowserRouter, Navigate, Route, Routes } from "react-router-dom";
 import { ConfirmHost } from "./components/ConfirmHost.tsx";
+import { PlainHttpBanner } from "./components/PlainHttpBanner.tsx";
 import { ProgressBar } from "./components/ProgressBar.tsx";
 import { ReauthHost } from "./components/ReauthHost.tsx";
 import { SessionWatch } from "./components/SessionWatch.tsx";
@@ -28,6 +29,7 @@ export function App() {
   return (
     <BrowserRouter basename={basename()}>
       <ProgressBar />
+      <PlainHttpBanner />
       <SessionWatch />
       <Routes key={locale}>
         <Route path="/" element={<Navigate to={HOME} replace />} />

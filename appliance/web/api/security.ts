@@ -34,12 +34,17 @@ export function kencDerived(key: string): string {
   return key ? createHash("md5").update(key).digest("hex").slice(8, 24) : "";
 }
 
-/** `port` is the port the console answers on now (a --web-port override included), `stored` the setting. */
+/**
+ * `port` is the port the console answers on now (a --web-port override included), `stored` the setting,
+ * `https_port` where it answers HTTPS (0: nowhere) with the certificate whose SHA-256 is `fingerprint`.
+ */
 function tlsState(app: AppContext) {
   return {
     enabled: app.settings.get<boolean>(WEB_TLS_SETTING, false),
     port: app.webPort(),
     stored: app.settings.get<number>(WEB_PORT_SETTING, DEFAULT_WEB_PORT),
+    https_port: app.httpsPort(),
+    fingerprint: app.certificates.describe().fingerprint,
   };
 }
 
@@ -89,6 +94,13 @@ export const securityRoutes: Route[] = [
     method: "GET",
     path: "/api/web/tls",
     handler: ({ app }) => Response.json(tlsState(app)),
+  },
+  {
+    method: "GET",
+    path: "/api/_/https",
+    public: true,
+    // the login page's plain-http banner links to the HTTPS console (0: none is offered)
+    handler: ({ app }) => Response.json({ port: app.httpsPort() }),
   },
   {
     method: "POST",
@@ -177,7 +189,7 @@ export const securityRoutes: Route[] = [
       const res = app.certificates.upload(cert, key);
       if (!res.ok) throw badRequest("lang.cert.err_invalid", { detail: res.reason });
       audit(r, "TLS certificate", before, app.certificates.describe());
-      if (app.settings.get<boolean>(WEB_TLS_SETTING, false)) app.restartWeb("certificate uploaded");
+      app.certificateChanged();
       return Response.json(app.certificates.describe());
     },
   },
@@ -189,8 +201,7 @@ export const securityRoutes: Route[] = [
       const before = app.certificates.describe();
       app.certificates.reset();
       audit(r, "TLS certificate", before, app.certificates.describe());
-      if (app.settings.get<boolean>(WEB_TLS_SETTING, false))
-        app.restartWeb("certificate reset to the built-in one");
+      app.certificateChanged();
       return Response.json(app.certificates.describe());
     },
   },

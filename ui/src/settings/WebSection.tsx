@@ -12,6 +12,9 @@ import { REDIRECT_MS, RouteForm } from "./RouteForm.tsx";
 interface Tls {
   enabled: boolean;
   port: number;
+  /** where the console answers HTTPS (0: nowhere), with the certificate of this fingerprint */
+  https_port: number;
+  fingerprint: string;
 }
 
 /** Web access port, HTTPS and the secure route; each change restarts the web server. */
@@ -70,6 +73,14 @@ export function WebSection() {
         </button>
       </div>
       <Check label={t("web.https")} checked={tls?.enabled ?? false} onChange={setHttps} />
+      <dl class="space-y-1 text-sm" data-testid="web-https">
+        <dt class="text-xs text-mute">{t("web.https_port")}</dt>
+        <dd class="font-mono">{tls ? tls.https_port || t("web.https_none") : "-"}</dd>
+        <dt class="text-xs text-mute">{t("web.fingerprint")}</dt>
+        <dd class="break-all font-mono text-xs" data-testid="web-fingerprint">
+          {tls?.fingerprint ?? "-"}
+        </dd>
+      </dl>
       {target && (
         <p role="status" class="text-sm text-warn" data-testid="web-redirect">
           {t("web.redirect", { url: target })}
