@@ -891,6 +891,229 @@ describe("settings and dialogs", () => {
   });
 });
 
+/**
+ * Opens `path` in a fresh tab, without a session, until the login page shows at `landed`: the scripts it
+ * loaded and every path that answered 404 (the browser's preload scanner fetches before any script runs).
+ */
+async function openDeepLink(path: string, landed: string): Promise<{ missing: string[]; scripts: string[] }> {
+  const fresh = await browser.newPage();
+  const missing: string[] = [];
+  const scripts: string[] = [];
+  fresh.on("response", (r) => {
+    if (r.status() === 404) missing.push(new URL(r.url()).pathname);
+  });
+  fresh.on("request", (r) => {
+    if (r.resourceType() === "script") scripts.push(new URL(r.url()).pathname);
+  });
+  await fresh.goto(`${server.url}${path}`);
+  await fresh.waitForURL(`${server.url}${landed}`);
+  await fresh.locator('input[name="username"]').waitFor();
+  await fresh.close();
+  return { missing, scripts };
+}
+
+describe("console gaps (issue 11)", () => {
+  const portD = freePort();
+  /** The port page of `port`, through the pool page's menu. */
+  async function openPortPage(port: number) {
+    await gotoPool();
+    await openMenu(port, "View miners");
+    await page.getByTestId("port-inside").waitFor();
+  }
+  const feeCard = (value: string) =>
+    page
+      .getByTestId("fee-summary")
+      .locator("div.rounded-lg")
+      .filter({ hasText: new RegExp(`^Fee configured${value}$`) });
+
+  test("a deep link loads the console's script from assets/, not from the link's folder (no 404)", async () => {
+    const { missing, scripts } = await openDeepLink("/system/index/portinside?id=1", "/login");
+    expect(missing).toEqual([]);
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((s) => !s.startsWith("/assets/"))).toEqual([]);
+  });
+
+  test("a port that does not exist says 'not found' once, with no error toasts", async () => {
+    await page.goto(`${server.url}/system/index/portinside?id=987654`);
+    await page.getByRole("alert").filter({ hasText: "Port not found (id 987654)" }).waitFor();
+    await page.waitForLoadState("networkidle");
+    expect(await page.getByText(/not found/i).count()).toBe(1);
+    expect(
+      await page
+        .getByTestId("toast")
+        .filter({ hasText: /not found|lang\./i })
+        .count(),
+    ).toBe(0);
+    await shot(page, "25-port-missing");
+  });
+
+  test("a stopped port with a 10 % fee wallet shows 10 % configured; the top panel stops, starts, changes, opens the fast fee change and deletes", async () => {
+    await gotoPool();
+    await page.getByTestId("add-port").click();
+    await page.fill('input[name="port"]', String(portD));
+    await page.selectOption('select[name="currency"]', "BTC");
+    await page.fill('input[name="pool_address"]', pool.address);
+    await editor()
+      .getByRole("tab", { name: /Fee wallets/ })
+      .click();
+    await page.fill('input[name="addr-1"]', "bc1qtenpercent");
+    await page.fill('input[name="device-1"]', "fee10");
+    await page.fill('input[name="pool-1"]', pool.address);
+    await page.fill('input[name="percent-1"]', "10");
+    await saveEditor("port-d");
+    await openPortPage(portD);
+    await feeCard("10%").waitFor();
+    const panel = page.getByRole("toolbar", { name: "Port actions" });
+    await panel.getByRole("button", { name: "Stop" }).click();
+    await confirm(page);
+    await expectToast(page, "Port closed");
+    await page.getByTestId("port-inside").locator('[data-state="closed"]').waitFor();
+    // read again after the stop: configured comes from the configuration, running or not
+    await feeCard("10%").waitFor();
+    await page
+      .getByTestId("fee-wallets")
+      .getByRole("row", { name: /bc1qtenpercent/ })
+      .getByText("10%")
+      .first()
+      .waitFor();
+    await shot(page, "26-stopped-port-fee");
+    await panel.getByRole("button", { name: "Open" }).click();
+    await expectToast(page, "Port opened");
+    await page.getByTestId("port-inside").locator('[data-state="active"]').waitFor();
+    await panel.getByRole("button", { name: "Change", exact: true }).click();
+    await editor().getByRole("heading", { name: "Edit port" }).waitFor();
+    expect(await page.inputValue('input[name="port"]')).toBe(String(portD));
+    await closeModal("port-editor");
+    await panel.getByRole("button", { name: "Fast fee change" }).click();
+    const hot = page.getByTestId("hot-wallets");
+    expect(await hot.locator('input[name="addr-1"]').inputValue()).toBe("bc1qtenpercent");
+    await closeModal("hot-wallets");
+    await panel.getByRole("button", { name: "Delete" }).click();
+    await confirm(page);
+    await page.waitForURL(/\/system\/pool$/);
+    await page.getByTestId("port-table").waitFor();
+    await row(portD).waitFor({ state: "detached" });
+  });
+
+  test("the hot-wallet editor: the preset pickers hand back a wallet and a pool, the fee pool's connection test answers", async () => {
+    await gotoPool();
+    await openMenu(portA, "Hot-update fee config");
+    const hot = page.getByTestId("hot-wallets");
+    const fee = hot.locator('[data-wallet-row="1"]');
+    await hot.locator('input[name="pool-1"]').fill(pool.address);
+    await fee.locator("[data-ping]").click();
+    await fee.locator('[data-ping="ok"], [data-ping="error"]').waitFor();
+    expect(await fee.locator("[data-ping]").getAttribute("data-ping")).toBe("ok");
+    await fee.getByRole("button", { name: "Presets", exact: true }).click();
+    await page.getByTestId("select-wallet").getByRole("button", { name: "Select" }).click();
+    expect(await hot.locator('input[name="addr-1"]').inputValue()).toBe("bc1qpresetwallet");
+    await fee.getByRole("button", { name: "Preset pool" }).click();
+    const pick = page.getByTestId("select-pool");
+    await pick.getByRole("tab", { name: "Custom" }).click();
+    await pick.getByRole("button", { name: "Select" }).click();
+    await pick.waitFor({ state: "detached" });
+    expect(await hot.locator('input[name="pool-1"]').inputValue()).toBe("my.pool.example:3333");
+    await shot(page, "27-hot-wallet-presets");
+    // nothing is saved: the port keeps its fee wallet
+    await closeModal("hot-wallets");
+  });
+
+  test("device detail: the connection log lists the device's connects and disconnects, newest first", async () => {
+    await openPortPage(portA);
+    const user = "walletLog.rig-log";
+    const table = page.getByTestId("device-table");
+    const log = page.getByTestId("device-connection-log");
+    /** reopens the device list until rig-log shows offline: the server has seen its disconnect */
+    const waitOffline = async () => {
+      for (let i = 0; i < 150; i++) {
+        await page.getByRole("tab", { name: "Wallets" }).click();
+        await page.getByRole("tab", { name: "Devices" }).click();
+        await table.waitFor();
+        const r = table.getByRole("row", { name: /rig-log/ });
+        if ((await r.count()) > 0 && ((await r.textContent()) ?? "").includes("Offline")) return;
+        await Bun.sleep(300);
+      }
+      await shot(page, "fail-connection-log");
+      throw new Error(`rig-log never showed offline: ${await table.textContent()}`);
+    };
+    // a miner connects, submits three shares and leaves; then again
+    await TestMiner.start({ port: portA, user, maxShares: 3, maxMs: 60_000 }).done;
+    await waitOffline();
+    await TestMiner.start({ port: portA, user, maxShares: 3, maxMs: 60_000 }).done;
+    await waitOffline();
+    await table.getByRole("button", { name: "rig-log" }).click();
+    await log.locator("tbody tr").nth(3).waitFor();
+    expect(await log.locator("tbody tr td:nth-child(2)").allTextContents()).toEqual([
+      "Disconnected",
+      "Connected",
+      "Disconnected",
+      "Connected",
+    ]);
+    const times = await log.locator("tbody tr td:nth-child(1)").allTextContents();
+    expect([...times].sort().reverse()).toEqual(times);
+    expect(await log.locator("tbody tr td:nth-child(3)").allTextContents()).toEqual(
+      Array(4).fill("127.0.0.1"),
+    );
+    await shot(page, "11e-device-connection-log");
+    await closeModal("device-detail");
+  });
+
+  test("hashrate is shown in the unit the coin counts: Sol/s for an Equihash coin, H/s for BTC", async () => {
+    await page.getByRole("link", { name: "Overview" }).click();
+    const chart = page.getByTestId("hash-chart");
+    await chart.getByLabel("Coin").selectOption("ZEC");
+    await chart.getByText("Current: 0.00 Sol/s").waitFor();
+    await chart.getByLabel("Coin").selectOption("BTC");
+    await chart.getByText(/^Current: [\d.]+ [KMGTPE]?H\/s$/).waitFor();
+    const zec = freePort();
+    await gotoPool();
+    await page.getByTestId("add-port").click();
+    await page.fill('input[name="port"]', String(zec));
+    await page.selectOption('select[name="currency"]', "ZEC");
+    await page.fill('input[name="pool_address"]', "127.0.0.1:9");
+    await saveEditor("zec");
+    await openPortPage(zec);
+    const hashrate = page
+      .getByTestId("fee-summary")
+      .locator("div.rounded-lg")
+      .filter({ hasText: /^Hashrate/ });
+    await hashrate.getByText("0.00 Sol/s", { exact: true }).waitFor();
+    await hashrate.getByText("15m 0.00 Sol/s").waitFor();
+    await shot(page, "28-equihash-units");
+    await page.getByRole("toolbar", { name: "Port actions" }).getByRole("button", { name: "Delete" }).click();
+    await confirm(page);
+    await page.waitForURL(/\/system\/pool$/);
+  });
+
+  test("an empty hashrate chart spans the last ten minutes, not years ahead", async () => {
+    await page.getByRole("link", { name: "Overview" }).click();
+    // DOGE has no port: its chart holds no hashrate. The chart is drawn afresh with it chosen.
+    await page.getByTestId("hash-chart").getByLabel("Coin").selectOption("DOGE");
+    await gotoPool();
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    await page.getByRole("link", { name: "Overview" }).click();
+    const chart = page.getByTestId("hash-chart");
+    await chart.getByText("Current: 0.00 H/s").waitFor();
+    const span = async () => {
+      const label = (await chart.getByRole("img").getAttribute("aria-label")) ?? "";
+      const m = /from (\S+ \S+) to (\S+ \S+)$/.exec(label);
+      const at = (s: string | undefined) => new Date((s ?? "").replace(" ", "T")).getTime();
+      return { label, from: at(m?.[1]), to: at(m?.[2]) };
+    };
+    // the axis ends at the chart's one sample (or now), taken while this test ran, in whole seconds
+    let s = await span();
+    for (let i = 0; i < 50 && !(s.to >= before); i++) {
+      await Bun.sleep(200);
+      s = await span();
+    }
+    expect(s.to - s.from).toBe(600_000);
+    expect(s.to).toBeGreaterThanOrEqual(before);
+    expect(s.to).toBeLessThanOrEqual(Date.now());
+    await shot(page, "29-empty-chart");
+    await chart.getByLabel("Coin").selectOption("BTC");
+  });
+});
+
 describe("theme, language, phone", () => {
   test("light theme and back", async () => {
     await page.getByRole("link", { name: "Pool proxy", exact: true }).click();
@@ -1008,6 +1231,13 @@ describe("session", () => {
     await row(portA).waitFor();
     expect(page.url()).toBe(`${server.url}/Farm/system/pool`);
     await shot(page, "23-secure-route");
+  });
+
+  test("a deep link under the secure route loads the console's script from the route's assets/ (no 404)", async () => {
+    const { missing, scripts } = await openDeepLink("/Farm/system/pool", "/Farm/login");
+    expect(missing).toEqual([]);
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((s) => !s.startsWith("/Farm/assets/"))).toEqual([]);
   });
 
   test("web port: the console follows the server to the new port", async () => {
