@@ -11,6 +11,7 @@ import { TokenService } from "./auth/tokens.ts";
 import type { Config } from "./config.ts";
 import type { EngineControl } from "./domain/engine.ts";
 import { CertificateService } from "./ops/certificate-service.ts";
+import { FleetMonitor } from "./ops/group/fleet-monitor.ts";
 import { SysinfoSampler } from "./ops/sysinfo/index.ts";
 import type { SeriesStore } from "./stats/series-store.ts";
 import { AdminStore } from "./store/admin.ts";
@@ -97,6 +98,7 @@ export function buildContext(
     webPort: () => web.port(),
     httpsPort: () => web.httpsPort(),
     certificateChanged: () => web.certificateChanged(),
+    fleet: new FleetMonitor(f.remotes, f.audit),
   };
 }
 

@@ -99,6 +99,7 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
     });
   }
   web.start();
+  ctx.fleet.start();
   f.logs.add("running", `pithead ${VERSION} started`);
   const server = web;
   return {
@@ -106,6 +107,7 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
     url: () => server.url,
     httpsUrl: () => server.httpsUrl,
     async stop() {
+      await ctx.fleet.stop();
       await server.stop();
       await engine.shutdown();
       series.close();

@@ -6,6 +6,7 @@ import type { ReauthChallenges } from "../auth/reauth-challenge.ts";
 import type { TokenService } from "../auth/tokens.ts";
 import type { Config } from "../config.ts";
 import type { EngineControl } from "../domain/engine.ts";
+import type { FleetMonitor } from "../ops/group/fleet-monitor.ts";
 import type { SysinfoSampler } from "../ops/sysinfo/index.ts";
 import type { SeriesStore } from "../stats/series-store.ts";
 
@@ -34,6 +35,8 @@ export interface AppContext extends Foundation {
   httpsPort(): number;
   /** Restarts the listeners that serve TLS with the stored certificate (plain HTTP stays up). */
   certificateChanged(): void;
+  /** group control's remotes, read in the background (the fleet view) */
+  fleet: FleetMonitor;
   /** Re-reads web port, TLS and route and restarts the HTTP server in-process (the engine keeps running). */
   restartWeb(reason: string): void;
 }

@@ -98,7 +98,16 @@ export const MESSAGES = {
   "lang.blacklist.err_empty": "Please enter an entry",
   "lang.preset.err_incomplete": "Please fill in the information completely",
   "lang.remote.err_required": "All three configurations are mandatory",
-  "lang.remote.err_address": "The access address must start with http:// or https://",
+  "lang.remote.err_address": "The access address must start with https://",
+  "lang.remote.err_https":
+    "Group control talks to remotes over https only: give the remote's https:// address (its HTTPS port)",
+  "lang.remote.err_confirm": "Check and confirm the certificate fingerprint the remote presents",
+  "lang.remote.err_changed":
+    "The remote now presents another certificate than the one you confirmed: check its fingerprint again",
+  "lang.remote.err_fingerprint":
+    "The remote presented another certificate than the pinned one, so it was not called; if its certificate was replaced, check the new fingerprint and pin it again",
+  "lang.remote.err_unpinned":
+    "This remote's certificate is not pinned yet: confirm its fingerprint before it is called",
   "lang.remote.err_fetch": "Token refresh or API fetch failure",
   "lang.remote.err_delete": "Client delete failed",
   "lang.alert.err_save": "Save offline-alert config failed",

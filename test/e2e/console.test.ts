@@ -5,16 +5,16 @@
  */
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { createHash, X509Certificate } from "node:crypto";
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { connect } from "node:tls";
 import * as XLSX from "@e965/xlsx";
 import forge from "node-forge";
 import type { Browser, Page } from "playwright-core";
 import { FEE_AUDIT_COLUMNS } from "../../appliance/io/fee-audit.ts";
 import { TestMiner } from "../support/stratum/test-miner.ts";
 import { TestPool } from "../support/stratum/test-pool.ts";
+import { servedFingerprint } from "../support/tls-peer.ts";
 import {
   ARTIFACTS,
   confirm,
@@ -100,18 +100,6 @@ async function saveEditor(name: string) {
     await shot(page, `fail-${name}`);
     throw e;
   }
-}
-/** The SHA-256 fingerprint of the certificate a TLS listener presents, read without trusting it. */
-function servedFingerprint(url: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const s = connect({ host: hostname, port: Number(port), rejectUnauthorized: false }, () => {
-      const raw = s.getPeerCertificate().raw;
-      s.destroy();
-      resolve(new X509Certificate(raw).fingerprint256);
-    });
-    s.once("error", reject);
-  });
 }
 async function closeModal(testId: string) {
   await page.getByTestId(testId).getByRole("button", { name: "Close" }).first().click();
@@ -828,26 +816,66 @@ describe("settings and dialogs", () => {
     await closeModal("settings");
   });
 
-  test("group control: all three fields required, add and delete a client", async () => {
+  test("group control: fields required, http refused; a remote stored before pinning is not called until its certificate is confirmed; the fleet columns", async () => {
     await page.getByRole("link", { name: "Group control" }).click();
     await page.getByRole("button", { name: "Add client" }).click();
     const form = page.getByTestId("client-form");
-    await form.getByRole("button", { name: "Save" }).click();
+    await form.getByRole("button", { name: "Read certificate" }).click();
     await form.getByText("All three configurations are mandatory").waitFor();
     await form.locator('input[name="address"]').fill("http://127.0.0.1:9");
     await form.locator('input[name="token"]').fill("0123456789abcdef0123");
     await form.locator('input[name="remark"]').fill("rack-b");
-    await form.getByRole("button", { name: "Save" }).click();
-    await form.waitFor({ state: "detached" });
+    await form.getByRole("button", { name: "Read certificate" }).click();
+    await expectToast(page, "Group control talks to remotes over https only");
+    await closeModal("client-form");
+
+    // a row as an earlier release stored it: no pinned certificate
+    await page.waitForFunction(
+      () => (document.querySelector("input[readonly]") as HTMLInputElement | null)?.value !== "",
+    );
+    const token = await page.getByRole("textbox", { name: "This instance's API token" }).inputValue();
+    const db = new Database(join(server.dataDir, "pithead.db"));
+    db.run("PRAGMA busy_timeout = 5000");
+    db.run(
+      "INSERT INTO remote_clients (address, token, remark, created_at, updated_at) VALUES (?, ?, 'rack-b', '', '')",
+      [server.httpsUrl, token],
+    );
+    const ports = (db.query("SELECT count(*) AS n FROM ports").get() as { n: number }).n;
+    db.close();
     const r = page.getByTestId("client-table").getByRole("row", { name: /rack-b/ });
-    await r.getByText("Offline").waitFor();
+    await r.locator('[data-state="unpinned"]').waitFor();
+    await r.getByText("Not pinned", { exact: true }).waitFor();
     await shot(page, "17-control-client");
+    sessionsAuthenticatedAt(Date.now() - 6 * 60_000);
+    await r.getByRole("button", { name: "Pin certificate" }).click();
+    const dlg = page.getByTestId("remote-pin");
+    expect(await dlg.getByTestId("remote-fingerprint").textContent()).toBe(
+      await servedFingerprint(server.httpsUrl),
+    );
+    await dlg.getByRole("button", { name: "Pin certificate" }).click();
+    await expectToast(page, "Check and confirm the certificate fingerprint");
+    await dlg.getByLabel("I have checked this fingerprint").check();
+    await dlg.getByRole("button", { name: "Pin certificate" }).click();
+    const reauth = page.getByTestId("reauth");
+    await reauth.locator('input[name="reauth-password"]').fill(server.password());
+    await reauth.getByRole("button", { name: "Confirm" }).click();
+    await expectToast(page, "Certificate pinned");
+    await r.locator('[data-state="online"]').waitFor();
+    // the fleet view: hashrate per coin, devices, ports running / all, the alert rules
+    const head = page.getByTestId("client-table").locator("thead");
+    for (const col of ["Hashrate", "Active devices", "Ports (running / all)", "Alerts"])
+      await head.getByText(col, { exact: true }).waitFor();
+    expect(await r.locator('[data-col="ports"]').textContent()).toMatch(new RegExp(`^\\d+ / ${ports}$`));
+    expect(await r.locator('[data-col="devices"]').textContent()).toMatch(/^\d+$/);
+    expect(await r.locator('[data-col="hashrate"]').textContent()).toMatch(/^BTC \d/);
+    expect(await r.locator('[data-col="alerts"]').textContent()).not.toBe("-");
+    await shot(page, "17c-control-fleet");
     await r.getByRole("button", { name: "Delete" }).click();
     await confirm(page);
     await r.waitFor({ state: "detached" });
   });
 
-  test("group control: this instance as its own client, its ports stopped and opened remotely", async () => {
+  test("group control: this instance as its own client over https, its certificate confirmed, its ports stopped and opened remotely", async () => {
     const token = page.getByRole("textbox", { name: "This instance's API token" });
     await page.waitForFunction(
       () => (document.querySelector("input[readonly]") as HTMLInputElement | null)?.value !== "",
@@ -861,10 +889,19 @@ describe("settings and dialogs", () => {
     expect(await metrics.inputValue()).not.toBe(value);
     await page.getByRole("button", { name: "Add client" }).click();
     const form = page.getByTestId("client-form");
-    await form.locator('input[name="address"]').fill(server.url);
+    await form.locator('input[name="address"]').fill(server.httpsUrl);
     await form.locator('input[name="token"]').fill(value);
     await form.locator('input[name="remark"]').fill("self");
+    await form.getByRole("button", { name: "Read certificate" }).click();
+    await form.getByTestId("remote-cert").waitFor();
+    expect(await form.getByTestId("remote-fingerprint").textContent()).toBe(
+      await servedFingerprint(server.httpsUrl),
+    );
     await form.getByRole("button", { name: "Save" }).click();
+    await form.getByText("Check and confirm the certificate fingerprint").waitFor();
+    await form.getByLabel("I have checked this fingerprint").check();
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.waitFor({ state: "detached" });
     const r = page.getByTestId("client-table").getByRole("row", { name: /self/ });
     await r.getByText("Online").waitFor();
     await r.getByRole("button", { name: "Ports" }).click();

@@ -5,26 +5,17 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { X509Certificate } from "node:crypto";
-import { connect } from "node:tls";
 import { makeSelfSigned } from "../../appliance/ops/certificate.ts";
 import { startTestAppliance, type TestAppliance } from "../support/appliance.ts";
+import { servedFingerprint } from "../support/tls-peer.ts";
+
+const served = (port: number) => servedFingerprint(`https://127.0.0.1:${port}`);
 
 interface Tls {
   enabled: boolean;
   port: number;
   https_port: number;
   fingerprint: string;
-}
-
-function served(port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const s = connect({ host: "127.0.0.1", port, rejectUnauthorized: false }, () => {
-      const raw = s.getPeerCertificate().raw;
-      s.destroy();
-      resolve(new X509Certificate(raw).fingerprint256);
-    });
-    s.once("error", reject);
-  });
 }
 
 let t: TestAppliance;

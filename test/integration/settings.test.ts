@@ -147,8 +147,8 @@ describe("presets", () => {
 describe("alerts, pump, RMS", () => {
   test("offline alert settings round-trip and are validated", async () => {
     const v = { device_offline: true, hashrate_drop: 30, push_key: "k" };
-    expect((await t.client.post("/api/warning/setting", v)).body).toEqual(v);
-    expect((await t.client.get("/api/warning/setting")).body).toEqual(v);
+    expect((await t.client.post("/api/warning/setting", v)).body).toMatchObject(v);
+    expect((await t.client.get("/api/warning/setting")).body).toMatchObject(v);
     expect((await t.client.post("/api/warning/setting", { hashrate_drop: 101 })).status).toBe(400);
   });
 
@@ -198,33 +198,37 @@ describe("system", () => {
 });
 
 describe("group control", () => {
-  test("a remote instance is added with its API token, listed online, and driven through the proxy call", async () => {
+  test("a remote instance is added with its API token and confirmed certificate, listed online, and driven through the proxy call", async () => {
     const other = await startTestAppliance();
     try {
       const token = (await other.client.get<{ token: string }>("/api/remote/token")).body.token;
-      const missing = await t.client.post<ErrorBody>("/api/remote/new", { address: other.app.url(), token });
+      const address = other.app.httpsUrl();
+      const missing = await t.client.post<ErrorBody>("/api/remote/new", { address, token });
       expect(missing.body.error).toMatchObject({
         key: "lang.remote.err_required",
         message: "All three configurations are mandatory",
       });
+      const { fingerprint } = (
+        await t.client.post<{ fingerprint: string }>("/api/remote/inspect", { address })
+      ).body;
       const { body } = await t.client.post<{ id: number }>("/api/remote/new", {
-        address: other.app.url(),
+        address,
         token,
         remark: "rack 2",
+        fingerprint,
       });
-      const list =
-        await t.client.get<{ id: number; online: boolean; remark: string; token?: string }[]>(
-          "/api/remote/list",
-        );
+      const list = await t.client.get<{ id: number; state: string; remark: string; token?: string }[]>(
+        "/api/remote/list?refresh=1",
+      );
       const row = list.body.find((r) => r.id === body.id);
-      expect(row).toMatchObject({ online: true, remark: "rack 2" });
+      expect(row).toMatchObject({ state: "online", remark: "rack 2" });
       expect(row?.token).toBeUndefined();
       const ports = await t.client.get<{ items: unknown[] }>(`/api/remote/q/${body.id}/GET/ports`);
       expect(ports.status).toBe(200);
       expect(ports.body.items).toEqual([]);
-      // a wrong token is refused by the remote
+      // a wrong token is refused by the remote; the same address keeps its pin
       await t.client.post(`/api/remote/${body.id}`, {
-        address: other.app.url(),
+        address,
         token: "wrong-token-wrong",
         remark: "rack 2",
       });

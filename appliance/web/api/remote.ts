@@ -1,56 +1,91 @@
 import { z } from "zod";
-import type { RemoteClient } from "../../store/remote-clients.ts";
+import { readPeerCertificate } from "../../ops/group/pinned-tls.ts";
+import { callRemote, isHttps, REMOTE_TIMEOUT_MS, RemoteCallError } from "../../ops/group/remote-call.ts";
+import type { RemoteClient, RemotePin } from "../../store/remote-clients.ts";
 import type { AppContext } from "../app-context.ts";
-import { audit } from "../audit.ts";
+import { audit, auditRefusal } from "../audit.ts";
 import { ok, parseBody } from "../body.ts";
 import { ApiError, badRequest, notFound } from "../errors.ts";
-import type { Route } from "../router.ts";
+import type { RequestInfo, Route } from "../router.ts";
 
-/** Header another instance sends with this instance's group-control token. */
-export const API_TOKEN_HEADER = "x-api-token";
-const REMOTE_TIMEOUT_MS = 4000;
+export { API_TOKEN_HEADER } from "../../ops/group/remote-call.ts";
 
 const required = z.string("lang.remote.err_required").trim().min(1, "lang.remote.err_required");
+const address = required
+  .transform((s) => s.replace(/\/+$/, ""))
+  .pipe(z.string().regex(/^[a-z]+:\/\/[^\s]+$/i, "lang.remote.err_address"))
+  .refine(isHttps, "lang.remote.err_https");
+/** SHA-256 as X509Certificate.fingerprint256 writes it: 32 colon-separated hex bytes */
+const fingerprint = z
+  .string("lang.remote.err_confirm")
+  .trim()
+  .toUpperCase()
+  .regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/, "lang.remote.err_confirm");
 const clientBody = z.object({
-  address: required
-    .transform((s) => s.replace(/\/+$/, ""))
-    .pipe(z.string().regex(/^https?:\/\/[^\s]+$/i, "lang.remote.err_address")),
+  address,
   token: required.max(256, "lang.err.params"),
   remark: required.max(128, "lang.err.params"),
+  /** the certificate fingerprint the operator confirmed; required to register or move a remote */
+  fingerprint: fingerprint.optional(),
 });
 
-async function callRemote(c: RemoteClient, method: string, path: string, body?: string): Promise<Response> {
-  return fetch(`${c.address}/api/${path.replace(/^\/+/, "")}`, {
-    method,
-    headers: { [API_TOKEN_HEADER]: c.token, "content-type": "application/json" },
-    body,
-    signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS),
-    tls: { rejectUnauthorized: false },
-  });
+/** What the list and the audit log show of a remote: never its token's value, nor the whole PEM. */
+function shown(c: RemoteClient) {
+  const { token: _t, certificate: _c, ...rest } = c;
+  return { ...rest, pinned: c.fingerprint !== "" };
 }
 
-/** Live state of a remote instance: version, uptime, online devices, CPU, memory, traffic. */
-async function probe(c: RemoteClient) {
-  const { token: _t, ...shown } = c;
-  try {
-    const [version, stat] = await Promise.all([
-      callRemote(c, "GET", "local/version").then((r) =>
-        r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`)),
-      ),
-      callRemote(c, "GET", "sys/stat").then((r) =>
-        r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`)),
-      ),
-    ]);
-    return { ...shown, online: true, version, stat };
-  } catch (err) {
-    return { ...shown, online: false, error: err instanceof Error ? err.message : String(err) };
-  }
+function audited(c: RemoteClient | null) {
+  return c && { address: c.address, remark: c.remark, token: c.token, fingerprint: c.fingerprint };
 }
 
 function clientOr404(app: AppContext, id: string | undefined): RemoteClient {
   const c = app.remotes.get(Number(id));
   if (!c) throw notFound();
   return c;
+}
+
+/**
+ * Trust on first use: the certificate the remote presents now must be the one the operator saw and
+ * confirmed; another one (swapped between showing and confirming) is refused and audited.
+ */
+async function confirmedPin(r: RequestInfo, at: string, confirmed: string | undefined): Promise<RemotePin> {
+  if (!confirmed) throw badRequest("lang.remote.err_confirm", { field: "fingerprint" });
+  const presented = await readPeerCertificate(at, REMOTE_TIMEOUT_MS).catch((err: unknown) => {
+    throw new ApiError(502, "lang.remote.err_fetch", {
+      detail: err instanceof Error ? err.message : String(err),
+    });
+  });
+  if (presented.fingerprint !== confirmed) {
+    auditRefusal(
+      r.app,
+      r.credential,
+      r.address,
+      r.action,
+      `${at} presented certificate ${presented.fingerprint}, not the confirmed ${confirmed}`,
+    );
+    throw new ApiError(409, "lang.remote.err_changed", { detail: presented.fingerprint });
+  }
+  return { fingerprint: presented.fingerprint, certificate: presented.certificate };
+}
+
+/** A refused or failed call as the API answers it; a certificate other than the pinned one is audited. */
+function callFailure(r: RequestInfo, c: RemoteClient, err: unknown): ApiError {
+  if (!(err instanceof RemoteCallError))
+    return new ApiError(502, "lang.remote.err_fetch", { detail: String(err) });
+  if (err.key === "lang.remote.err_fingerprint") {
+    auditRefusal(
+      r.app,
+      r.credential,
+      r.address,
+      r.action,
+      `group-control client ${c.id} (${c.address}): ${err.message} (${c.fingerprint})`,
+    );
+    return new ApiError(502, err.key, { detail: err.presented });
+  }
+  if (err.key === "lang.remote.err_unpinned") return new ApiError(409, err.key);
+  if (err.key === "lang.remote.err_https") return new ApiError(400, err.key);
+  return new ApiError(502, err.key, { detail: err.message });
 }
 
 export const remoteRoutes: Route[] = [
@@ -89,15 +124,59 @@ export const remoteRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/remote/list",
-    handler: async ({ app }) => Response.json(await Promise.all(app.remotes.list().map(probe))),
+    handler: async ({ app, url }) => {
+      // ?refresh=1 waits for a fresh round; otherwise the background monitor's last readings
+      if (url.searchParams.get("refresh") === "1") await app.fleet.refresh();
+      return Response.json(app.remotes.list().map((c) => ({ ...shown(c), ...app.fleet.state(c) })));
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/remote/inspect",
+    handler: async ({ req }) => {
+      // The first step of adding a remote: the certificate it presents, for the operator to confirm.
+      const body = await parseBody(req, z.object({ address }));
+      try {
+        const cert = await readPeerCertificate(body.address, REMOTE_TIMEOUT_MS);
+        return Response.json({
+          address: body.address,
+          fingerprint: cert.fingerprint,
+          subject: cert.subject,
+          notAfter: cert.notAfter,
+        });
+      } catch (err) {
+        throw new ApiError(502, "lang.remote.err_fetch", {
+          detail: err instanceof Error ? err.message : String(err),
+        });
+      }
+    },
   },
   {
     method: "POST",
     path: "/api/remote/new",
     handler: async (r) => {
-      const id = r.app.remotes.create(await parseBody(r.req, clientBody));
-      audit(r, `group-control client ${id}`, null, r.app.remotes.get(id));
+      const { fingerprint: confirmed, ...input } = await parseBody(r.req, clientBody);
+      const pin = await confirmedPin(r, input.address, confirmed);
+      const id = r.app.remotes.create(input, pin);
+      audit(r, `group-control client ${id}`, null, audited(r.app.remotes.get(id)));
+      void r.app.fleet.refresh([id]);
       return Response.json({ id });
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/remote/:id/pin",
+    reauth: true,
+    handler: async (r) => {
+      // Pins the certificate the remote presents now: a not yet pinned row, or after a certificate change.
+      const { app, req, params } = r;
+      const c = clientOr404(app, params.id);
+      if (!isHttps(c.address)) throw badRequest("lang.remote.err_https", { field: "address" });
+      const body = await parseBody(req, z.object({ fingerprint: fingerprint.optional() }));
+      app.remotes.pin(c.id, await confirmedPin(r, c.address, body.fingerprint));
+      audit(r, `group-control client ${c.id}`, audited(c), audited(app.remotes.get(c.id)));
+      await app.fleet.refresh([c.id]);
+      return Response.json({ id: c.id, fingerprint: app.remotes.get(c.id)?.fingerprint });
     },
   },
   {
@@ -106,8 +185,13 @@ export const remoteRoutes: Route[] = [
     handler: async (r) => {
       const { app, req, params } = r;
       const c = clientOr404(app, params.id);
-      app.remotes.update(c.id, await parseBody(req, clientBody));
-      audit(r, `group-control client ${c.id}`, c, app.remotes.get(c.id));
+      const { fingerprint: confirmed, ...input } = await parseBody(req, clientBody);
+      // the pin belongs to the address: another address is another remote, pinned anew
+      const pin = input.address === c.address ? null : await confirmedPin(r, input.address, confirmed);
+      app.remotes.update(c.id, input);
+      if (pin) app.remotes.pin(c.id, pin);
+      audit(r, `group-control client ${c.id}`, audited(c), audited(app.remotes.get(c.id)));
+      void app.fleet.refresh([c.id]);
       return Response.json({ id: c.id });
     },
   },
@@ -118,7 +202,8 @@ export const remoteRoutes: Route[] = [
       const { app, params } = r;
       const c = clientOr404(app, params.id);
       if (!app.remotes.delete(c.id)) throw new ApiError(500, "lang.remote.err_delete");
-      audit(r, `group-control client ${c.id}`, c, null);
+      app.fleet.forget(c.id);
+      audit(r, `group-control client ${c.id}`, audited(c), null);
       return ok();
     },
   },
@@ -144,9 +229,7 @@ export const remoteRoutes: Route[] = [
             headers: { "content-type": res.headers.get("content-type") ?? "application/json" },
           });
         } catch (err) {
-          throw new ApiError(502, "lang.remote.err_fetch", {
-            detail: err instanceof Error ? err.message : String(err),
-          });
+          throw callFailure(r, c, err);
         }
       },
     }),

@@ -8,6 +8,7 @@ import { audit } from "../audit.ts";
 import { ok } from "../body.ts";
 import type { Route } from "../router.ts";
 import { withConfiguredFee } from "./configured-fee.ts";
+import { fleetReadings } from "./fleet-readings.ts";
 
 function logRoute(
   path: string,
@@ -89,6 +90,7 @@ export const systemRoutes: Route[] = [
           active: ports.filter((p) => app.engine.runState(p.id) === "active").length,
         },
         online: ports.reduce((n, p) => n + app.engine.stat(p.id).online, 0),
+        ...fleetReadings(app),
       });
     },
   },

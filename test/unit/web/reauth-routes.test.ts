@@ -18,6 +18,7 @@ POST /api/_/changepassword
 GET /api/remote/token
 POST /api/remote/token
 POST /api/remote/refresh/token
+POST /api/remote/:id/pin
 GET /api/metrics/token
 POST /api/metrics/token/refresh
 POST /api/route
