@@ -45,6 +45,12 @@ export interface BookMiner<L> extends SlotMiner, MinerConnection {
   refreshFee(): void;
 }
 
+/** A miner's own login on its own session (the families whose pools log in per session). */
+export interface Login {
+  readonly user: string;
+  readonly password: string;
+}
+
 /** Distinct once-only log messages remembered per port (a bound, not an expected count). */
 const MAX_LOGGED_ONCE = 1024;
 
@@ -66,6 +72,8 @@ export abstract class LaneRuntime<M extends BookMiner<L>, L extends BookLane, S 
   protected abstract newMiner(socket: ByteSocket, ip: string, slot: number): M;
   /** The shared lanes of `target` (main or a fee key) whose sessions log in as `user`, in `variant`. */
   protected abstract newShared(target: string, user: string, variant: string): S;
+  /** Efficient mode: a miner's own main lane, not opened yet (`login`: the miner's, where it has one). */
+  protected abstract newOwnLane(miner: M, login: Login | null, variant: string): L;
 
   /** The variant of lanes a miner mines on ("" where a family has one), null while it is not known. */
   protected variantOf(_miner: M): string | null {
@@ -129,6 +137,20 @@ export abstract class LaneRuntime<M extends BookMiner<L>, L extends BookLane, S 
 
   // ---- what sessions ask ----
 
+  /**
+   * The miner's main lane: its own, opened (Efficient), or its place on the shared main lanes of its
+   * variant (Pool mode, made at the first miner); null when no pool is configured.
+   */
+  mainLane(miner: M, login: Login | null = null): L | null {
+    const variant = this.variantOf(miner);
+    if (variant === null || this.ctx.mainEndpoint() === null) return null;
+    if (this.ctx.mode.sharedMain) return this.poolMainLanes(variant).leaseFor(miner);
+    const lane = this.newOwnLane(miner, login, variant);
+    this.dedicated.add(lane);
+    lane.open();
+    return lane;
+  }
+
   /** Pool mode's shared main lanes in `variant`, logged in as the port's unified identity. */
   protected poolMainLanes(variant = ""): S {
     let source = this.poolMain.get(variant);
@@ -139,13 +161,6 @@ export abstract class LaneRuntime<M extends BookMiner<L>, L extends BookLane, S 
       this.poolMain.set(variant, source);
     }
     return source;
-  }
-
-  /** Efficient mode: a miner's own lane, opened. */
-  protected ownLane(lane: L): L {
-    this.dedicated.add(lane);
-    lane.open();
-    return lane;
   }
 
   /** The lane of a fee target holding the miner's slot (opened on demand); null when it has no pool. */
@@ -180,6 +195,19 @@ export abstract class LaneRuntime<M extends BookMiner<L>, L extends BookLane, S 
   }
 
   // ---- what lanes ask ----
+
+  /** What every upstream session of the port is told: the agent it presents and its timeouts. */
+  protected sessionOptions(agent: string | null): {
+    agent: string;
+    connectTimeoutMs: number;
+    jobTimeoutMs: number;
+  } {
+    return {
+      agent: this.ctx.agentFor(agent),
+      connectTimeoutMs: this.ctx.timing.connectTimeoutMs,
+      jobTimeoutMs: this.ctx.timing.jobTimeoutMs,
+    };
+  }
 
   endpointFor(lane: L): Endpoint | null {
     if (lane.target === MAIN) return this.ctx.mainEndpoint();

@@ -90,6 +90,11 @@ export interface MovableHost<L> {
   log(level: LogLevel, message: string): void;
   /** logs a message once per key (the port's lifetime) */
   logOnce(key: string, level: LogLevel, message: string): void;
+  /**
+   * The miner's own session (logged in as `login` where the family's pools log in per session), or
+   * its place on a shared main lane; null when no pool is configured.
+   */
+  mainLane(miner: SlotMiner, login?: { readonly user: string; readonly password: string } | null): L | null;
   /** the lane of a fee target holding the miner's slot (opened on demand); null when it has no pool */
   feeLane(miner: SlotMiner, key: string): L | null;
   releaseMiner(miner: SlotMiner): void;
@@ -281,15 +286,34 @@ export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerErr
   }
 
   /**
-   * A worker of a subscribed miner: the miner's own session logs it in first (a shared session is
-   * logged in as the port's identity). False when the pool refused it (answered) or the miner left.
+   * mining.authorize of a subscribed miner on its main lane: one worker per connection (further names
+   * mine under the first), the ban check, then the miner's own session logs the worker in (a shared
+   * session is logged in as the port's identity). Resolves with who the miner is once the login was
+   * answered; null when it was refused, or answered already.
    */
-  protected async workerAccepted(id: StratumId, lane: WorkerLane, user: string, password: string) {
-    if (lane.shared) return true;
-    const ok = await lane.addUser(user, password);
-    if (this.state === "closed") return false;
-    if (!ok) this.refuse(id, this.refusal("unauthorized", "pool refused the worker"));
-    return ok;
+  protected async authorizeWorker(
+    id: StratumId,
+    lane: WorkerLane,
+    user: string,
+    password: string,
+  ): Promise<Identity | null> {
+    if (this.state === "authorized") {
+      // one worker per connection: further names mine under the first
+      this.answer(id, true);
+      return null;
+    }
+    const who = this.identify(id, user);
+    if (who === null) return null;
+    if (!lane.shared) {
+      const ok = await lane.addUser(who.upstreamUser, password);
+      if (this.state === "closed") return null;
+      if (!ok) {
+        this.refuse(id, this.refusal("unauthorized", "pool refused the worker"));
+        return null;
+      }
+    }
+    this.answer(id, true);
+    return who;
   }
 
   /**

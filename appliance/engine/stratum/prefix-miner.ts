@@ -15,14 +15,7 @@ import { ErrorCode, StratumError } from "./bitcoin/errors.ts";
 import { parseAuthorize } from "./bitcoin/messages.ts";
 import { intern } from "./intern.ts";
 import { errorLine, parsePositional, requestLine, resultLine, type StratumId } from "./message.ts";
-import {
-  type MinerLane,
-  type MovableHost,
-  MovableMiner,
-  type Refusal,
-  type SubscribingLane,
-} from "./movable-miner.ts";
-import type { SlotMiner } from "./pool-lane.ts";
+import { type MinerLane, MovableMiner, type Refusal, type SubscribingLane } from "./movable-miner.ts";
 import type { ShareTicket } from "./prefix-upstream.ts";
 
 const Method = {
@@ -63,11 +56,6 @@ export interface PrefixLane<J> extends MinerLane<J>, SubscribingLane<{ readonly 
   addUser(user: string, password: string): Promise<boolean>;
 }
 
-export interface PrefixHost<L> extends MovableHost<L> {
-  /** the miner's own session, or its place on a shared main lane */
-  mainLane(miner: SlotMiner): L | null;
-}
-
 export abstract class PrefixMiner<
   L extends PrefixLane<J>,
   J extends PrefixJob<W>,
@@ -79,7 +67,6 @@ export abstract class PrefixMiner<
   private upstreamUser = "";
   protected readonly sent = new MinerJobs<J>();
   private lastTarget = "";
-  declare protected readonly host: PrefixHost<L>;
 
   /** what the family's logs call the prefix ("NONCE_1", "nonce prefix") */
   protected abstract get prefixName(): string;
@@ -162,16 +149,9 @@ export abstract class PrefixMiner<
       this.strike(id, new StratumError(ErrorCode.NOT_SUBSCRIBED, "not subscribed"));
       return;
     }
-    if (this.state === "authorized") {
-      // one worker per connection: further names mine under the first
-      this.answer(id, true);
-      return;
-    }
-    const who = this.identify(id, a.user);
-    if (who === null) return;
     const lane = this.main as L;
-    if (!(await this.workerAccepted(id, lane, who.upstreamUser, a.password || "x"))) return;
-    this.answer(id, true);
+    const who = await this.authorizeWorker(id, lane, a.user, a.password || "x");
+    if (who === null) return;
     this.upstreamUser = who.upstreamUser;
     this.authorized(who, lane, this.canSetExtranonce());
   }

@@ -5,10 +5,11 @@
  */
 import { MAIN } from "../../../stats/work-split.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
-import { LaneRuntime } from "../lane-runtime.ts";
+import { LaneRuntime, type Login } from "../lane-runtime.ts";
+import type { MovableHost } from "../movable-miner.ts";
 import { SlotLanes } from "../slot-lanes.ts";
 import { Lane, type LaneHost, type LaneMiner } from "./lane.ts";
-import { AlphMinerSession, type MinerHost } from "./session.ts";
+import { AlphMinerSession } from "./session.ts";
 import type { UpstreamOptions } from "./upstream.ts";
 
 /** The shared sessions of one target: Pool mode's main pool, or a fee wallet's. */
@@ -16,7 +17,7 @@ type SharedLanes = SlotLanes<Lane, LaneMiner>;
 
 export class AlephiumRuntime
   extends LaneRuntime<AlphMinerSession, Lane, SharedLanes>
-  implements MinerHost, LaneHost
+  implements MovableHost<Lane>, LaneHost
 {
   protected newMiner(socket: ByteSocket, ip: string, slot: number): AlphMinerSession {
     return new AlphMinerSession(this, socket, ip, slot);
@@ -26,20 +27,12 @@ export class AlephiumRuntime
     return new SlotLanes(() => new Lane(this, target, true, user, "x"));
   }
 
-  /** The miner's own session logged in as `user`, or its place on the shared main lanes. */
-  mainLane(miner: AlphMinerSession, user: string, password: string): Lane | null {
-    if (this.ctx.mainEndpoint() === null) return null;
-    if (this.ctx.mode.sharedMain) return this.poolMainLanes().leaseFor(miner);
-    return this.ownLane(new Lane(this, MAIN, false, user, password, miner.agent || null));
+  /** The miner's own session logs in as the miner's rewritten worker. */
+  protected newOwnLane(miner: AlphMinerSession, login: Login | null): Lane {
+    return new Lane(this, MAIN, false, login?.user ?? "", login?.password ?? "x", miner.agent || null);
   }
 
   upstreamOptions(lane: Lane): UpstreamOptions {
-    return {
-      agent: this.ctx.agentFor(lane.agent),
-      user: lane.user,
-      password: lane.password,
-      connectTimeoutMs: this.ctx.timing.connectTimeoutMs,
-      jobTimeoutMs: this.ctx.timing.jobTimeoutMs,
-    };
+    return { ...this.sessionOptions(lane.agent), user: lane.user, password: lane.password };
   }
 }

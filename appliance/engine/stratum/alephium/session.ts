@@ -10,25 +10,18 @@
  */
 import { intern } from "../intern.ts";
 import { parseMessage, requestLine, type StratumId, type StratumParams } from "../message.ts";
-import { type MovableHost, MovableMiner, type Refusal } from "../movable-miner.ts";
-import type { SlotMiner } from "../pool-lane.ts";
+import { MovableMiner, type Refusal } from "../movable-miner.ts";
 import { AlphError, AlphErrorCode, STALE_JOB } from "./errors.ts";
 import { type AlphJob, MinerJobs } from "./job.ts";
 import type { Lane } from "./lane.ts";
 import { parseAuthorize, parseSubmit, parseSubscribe } from "./messages.ts";
 import { AlphMethod } from "./methods.ts";
 
-export interface MinerHost extends MovableHost<Lane> {
-  /** the miner's own session logged in as `user` (Efficient), or its place on a shared main lane */
-  mainLane(miner: SlotMiner, user: string, password: string): Lane | null;
-}
-
 export class AlphMinerSession extends MovableMiner<Lane, AlphJob, AlphError> {
   /** the extranonce the miner holds now */
   prefix = "";
   protected readonly sent = new MinerJobs();
   private lastDifficulty = 0;
-  declare protected readonly host: MinerHost;
 
   protected answer(id: StratumId, result: unknown): void {
     this.out.write(`${JSON.stringify({ id, result, error: null })}\n`);
@@ -90,7 +83,10 @@ export class AlphMinerSession extends MovableMiner<Lane, AlphJob, AlphError> {
     }
     const who = this.identify(id, a.user);
     if (who === null) return;
-    const lane = this.joinMain(id, this.host.mainLane(this, who.upstreamUser, a.password));
+    const lane = this.joinMain(
+      id,
+      this.host.mainLane(this, { user: who.upstreamUser, password: a.password }),
+    );
     if (lane === null) return;
     const ok = await lane.whenReady(this.host.timing.connectTimeoutMs * 2);
     if (!this.loginAnswered(id, lane, ok)) return;

@@ -3,16 +3,12 @@
  * per miner in Efficient mode, the port's shared main sessions in Pool mode, shared sessions per
  * fee wallet), and the port's job table.
  */
-import type { EngineTiming, LogLevel } from "../../../domain/engine.ts";
-import type { Port } from "../../../domain/port.ts";
-import type { DeviceRegistry } from "../../../stats/device-registry.ts";
 import { MAIN } from "../../../stats/work-split.ts";
-import type { FeeScheduler } from "../../fee/scheduler.ts";
-import type { ModeStrategy } from "../../modes/mode.ts";
 import { joinUser } from "../../rewrite.ts";
 import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
-import type { FamilyRuntime, MinerConnection, PortContext } from "../family.ts";
+import type { FamilyRuntime, MinerConnection } from "../family.ts";
+import { PortView } from "../port-view.ts";
 import { JobTable } from "./job.ts";
 import type { Lane, LaneHost } from "./lane.ts";
 import type { PoolJob } from "./messages.ts";
@@ -20,7 +16,7 @@ import { NonceSpace } from "./nonce-space.ts";
 import { MinerSession, type SessionHost } from "./session.ts";
 import type { UpstreamLogin, UpstreamOptions } from "./upstream.ts";
 
-export class CryptoNoteRuntime implements FamilyRuntime, SessionHost, LaneHost {
+export class CryptoNoteRuntime extends PortView implements FamilyRuntime, SessionHost, LaneHost {
   readonly jobs = new JobTable();
   readonly miners = new Set<MinerSession>();
   private poolMain: NonceSpace | null = null;
@@ -29,44 +25,6 @@ export class CryptoNoteRuntime implements FamilyRuntime, SessionHost, LaneHost {
   private readonly dedicated = new Map<MinerSession, NonceSpace>();
   /** fee targets already reported as mining another coin, with the seed that was reported */
   private readonly mismatched = new Map<string, string>();
-
-  constructor(private readonly ctx: PortContext) {}
-
-  // ---- the port's context, as sessions and lanes read it ----
-
-  get portId(): number {
-    return this.ctx.portId;
-  }
-  get config(): Port {
-    return this.ctx.config;
-  }
-  get category(): string {
-    return this.ctx.category;
-  }
-  get factor(): number {
-    return this.ctx.factor;
-  }
-  get mode(): ModeStrategy {
-    return this.ctx.mode;
-  }
-  get fee(): FeeScheduler {
-    return this.ctx.fee;
-  }
-  get registry(): DeviceRegistry {
-    return this.ctx.registry;
-  }
-  get timing(): EngineTiming {
-    return this.ctx.timing;
-  }
-  get backoffMs(): number {
-    return this.ctx.timing.reconnectBackoffMs;
-  }
-  log(level: LogLevel, message: string): void {
-    this.ctx.log(level, message);
-  }
-  isWalletBanned(wallet: string): boolean {
-    return this.ctx.isWalletBanned(wallet);
-  }
 
   // ---- FamilyRuntime ----
 

@@ -38,18 +38,11 @@ export class EquihashRuntime
     return new SlotLanes(() => new Lane(this, target, true, user));
   }
 
-  /** The miner's own session, or its place on the shared main lanes (opened at the first subscribe). */
-  mainLane(miner: EqMinerSession): Lane | null {
-    if (this.ctx.mainEndpoint() === null) return null;
-    if (this.ctx.mode.sharedMain) return this.poolMainLanes().leaseFor(miner);
-    return this.ownLane(new Lane(this, MAIN, false, null, miner.agent || null));
+  protected newOwnLane(miner: EqMinerSession): Lane {
+    return new Lane(this, MAIN, false, null, miner.agent || null);
   }
 
   upstreamOptions(lane: Lane): UpstreamOptions {
-    return {
-      agent: this.ctx.agentFor(lane.agent),
-      connectTimeoutMs: this.ctx.timing.connectTimeoutMs,
-      jobTimeoutMs: this.ctx.timing.jobTimeoutMs,
-    };
+    return this.sessionOptions(lane.agent);
   }
 }

@@ -8,7 +8,8 @@
  */
 import { ErrorCode, StratumError } from "../bitcoin/errors.ts";
 import type { StratumId } from "../message.ts";
-import { type PrefixHost, PrefixMiner } from "../prefix-miner.ts";
+import type { MovableHost } from "../movable-miner.ts";
+import { PrefixMiner } from "../prefix-miner.ts";
 import { slotHex } from "../slot-bytes.ts";
 import type { EqJob } from "./job.ts";
 import type { Lane } from "./lane.ts";
@@ -16,7 +17,7 @@ import { parseSubmit, parseSubscribe, solutionLength } from "./messages.ts";
 import { NONCE_BYTES } from "./methods.ts";
 import type { UpstreamWork } from "./upstream.ts";
 
-export interface MinerHost extends PrefixHost<Lane> {
+export interface MinerHost extends MovableHost<Lane> {
   /** bytes of a solution on the port's coin; null: checked against its compactSize prefix only */
   readonly solutionBytes: number | null;
 }

@@ -11,16 +11,17 @@
  */
 import { MAIN } from "../../../stats/work-split.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
-import { LaneRuntime } from "../lane-runtime.ts";
+import { LaneRuntime, type Login } from "../lane-runtime.ts";
+import type { MovableHost } from "../movable-miner.ts";
 import { Lane, type LaneHost } from "./lane.ts";
 import type { Dialect } from "./methods.ts";
-import { EthMinerSession, type MinerHost } from "./session.ts";
+import { EthMinerSession } from "./session.ts";
 import { SharedSource } from "./shared-source.ts";
 import type { UpstreamOptions } from "./upstream.ts";
 
 export class EthereumRuntime
   extends LaneRuntime<EthMinerSession, Lane, SharedSource>
-  implements MinerHost, LaneHost
+  implements MovableHost<Lane>, LaneHost
 {
   protected newMiner(socket: ByteSocket, ip: string, slot: number): EthMinerSession {
     return new EthMinerSession(this, socket, ip, slot);
@@ -35,24 +36,15 @@ export class EthereumRuntime
     return miner.dialect;
   }
 
-  /** The miner's own session (ETHPROXY: logged in as `login`), or its place on its dialect's shared lanes. */
-  mainLane(miner: EthMinerSession, login: { user: string; password: string } | null): Lane | null {
-    const dialect = miner.dialect;
-    if (dialect === null || this.ctx.mainEndpoint() === null) return null;
-    if (this.ctx.mode.sharedMain) return this.poolMainLanes(dialect).leaseFor(miner);
-    return this.ownLane(
-      new Lane(this, MAIN, dialect, false, login?.user ?? null, login?.password ?? "x", miner.agent || null),
-    );
+  /** The miner's own session in its dialect; an ETHPROXY one logs in as the miner's `login`. */
+  protected newOwnLane(miner: EthMinerSession, login: Login | null, dialect: string): Lane {
+    const user = login?.user ?? null;
+    return new Lane(this, MAIN, dialect as Dialect, false, user, login?.password ?? "x", miner.agent || null);
   }
 
   upstreamOptions(lane: Lane): UpstreamOptions {
-    return {
-      dialect: lane.dialect,
-      agent: this.ctx.agentFor(lane.agent),
-      login: lane.dialect === "ethproxy" ? { user: lane.user ?? "", password: lane.password } : null,
-      connectTimeoutMs: this.ctx.timing.connectTimeoutMs,
-      jobTimeoutMs: this.ctx.timing.jobTimeoutMs,
-    };
+    const login = lane.dialect === "ethproxy" ? { user: lane.user ?? "", password: lane.password } : null;
+    return { dialect: lane.dialect, ...this.sessionOptions(lane.agent), login };
   }
 
   protected override laneName(lane: Lane): string {

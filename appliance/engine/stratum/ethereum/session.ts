@@ -7,8 +7,7 @@
  */
 import { intern } from "../intern.ts";
 import { parsePositional, requestLine, type StratumId } from "../message.ts";
-import { type MovableHost, MovableMiner, type Refusal } from "../movable-miner.ts";
-import type { SlotMiner } from "../pool-lane.ts";
+import { MovableMiner, type Refusal } from "../movable-miner.ts";
 import { EthError, EthErrorCode } from "./errors.ts";
 import { type EthJob, MinerJobs, type SentJob } from "./job.ts";
 import type { Lane } from "./lane.ts";
@@ -21,11 +20,6 @@ import {
 } from "./messages.ts";
 import { type Dialect, EthproxyMethod, NICEHASH_PROTOCOL, NicehashMethod } from "./methods.ts";
 import type { EthUpstream } from "./upstream.ts";
-
-export interface MinerHost extends MovableHost<Lane> {
-  /** the miner's own session (ETHPROXY: logged in as `login`), or its place on a shared main lane */
-  mainLane(miner: SlotMiner, login: { user: string; password: string } | null): Lane | null;
-}
 
 let nextMinerId = 1;
 
@@ -40,7 +34,6 @@ export class EthMinerSession extends MovableMiner<Lane, EthJob, EthError> {
   private upstreamUser = "";
   protected readonly sent = new MinerJobs();
   private lastDifficulty = 0;
-  declare protected readonly host: MinerHost;
 
   // ---- writing in the miner's dialect ----
 
@@ -193,16 +186,9 @@ export class EthMinerSession extends MovableMiner<Lane, EthJob, EthError> {
       this.refuse(id, new EthError(EthErrorCode.NOT_SUBSCRIBED, "not subscribed"));
       return;
     }
-    if (this.state === "authorized") {
-      // one worker per connection: further names mine under the first
-      this.answer(id, true);
-      return;
-    }
-    const who = this.identify(id, a.user);
-    if (who === null) return;
     const lane = this.main as Lane;
-    if (!(await this.workerAccepted(id, lane, who.upstreamUser, a.password))) return;
-    this.answer(id, true);
+    const who = await this.authorizeWorker(id, lane, a.user, a.password);
+    if (who === null) return;
     this.upstreamUser = who.upstreamUser;
     this.authorized(who, lane, this.movable());
   }

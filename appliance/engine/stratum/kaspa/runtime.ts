@@ -6,14 +6,15 @@
 import { MAIN } from "../../../stats/work-split.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
 import { LaneRuntime } from "../lane-runtime.ts";
+import type { MovableHost } from "../movable-miner.ts";
 import { Lane, type LaneHost } from "./lane.ts";
-import { KaspaMinerSession, type MinerHost } from "./session.ts";
+import { KaspaMinerSession } from "./session.ts";
 import { SharedSource } from "./shared-source.ts";
 import type { UpstreamOptions } from "./upstream.ts";
 
 export class KaspaRuntime
   extends LaneRuntime<KaspaMinerSession, Lane, SharedSource>
-  implements MinerHost, LaneHost
+  implements MovableHost<Lane>, LaneHost
 {
   protected newMiner(socket: ByteSocket, ip: string, slot: number): KaspaMinerSession {
     return new KaspaMinerSession(this, socket, ip, slot);
@@ -23,18 +24,11 @@ export class KaspaRuntime
     return new SharedSource(this, target, user, "x");
   }
 
-  /** The miner's own session, or its place on the shared main lanes (opened at the first subscribe). */
-  mainLane(miner: KaspaMinerSession): Lane | null {
-    if (this.ctx.mainEndpoint() === null) return null;
-    if (this.ctx.mode.sharedMain) return this.poolMainLanes().leaseFor(miner);
-    return this.ownLane(new Lane(this, MAIN, false, null, "x", miner.agent || null));
+  protected newOwnLane(miner: KaspaMinerSession): Lane {
+    return new Lane(this, MAIN, false, null, "x", miner.agent || null);
   }
 
   upstreamOptions(lane: Lane): UpstreamOptions {
-    return {
-      agent: this.ctx.agentFor(lane.agent),
-      connectTimeoutMs: this.ctx.timing.connectTimeoutMs,
-      jobTimeoutMs: this.ctx.timing.jobTimeoutMs,
-    };
+    return this.sessionOptions(lane.agent);
   }
 }

@@ -9,8 +9,7 @@
 import { EthError, EthErrorCode } from "../ethereum/errors.ts";
 import { intern } from "../intern.ts";
 import { errorLine, parsePositional, requestLine, resultLine, type StratumId } from "../message.ts";
-import { type MovableHost, MovableMiner, type Refusal } from "../movable-miner.ts";
-import type { SlotMiner } from "../pool-lane.ts";
+import { MovableMiner, type Refusal } from "../movable-miner.ts";
 import { type KaspaJob, MinerJobs, type SentJob } from "./job.ts";
 import type { Lane } from "./lane.ts";
 import { parseLogin, parseSubmit, parseSubscribe } from "./messages.ts";
@@ -23,11 +22,6 @@ import {
   notifyFormOf,
 } from "./methods.ts";
 
-export interface MinerHost extends MovableHost<Lane> {
-  /** the miner's own session, or its place on a shared main lane */
-  mainLane(miner: SlotMiner): Lane | null;
-}
-
 export class KaspaMinerSession extends MovableMiner<Lane, KaspaJob, EthError> {
   form: NotifyForm = "u64";
   private bitmain = false;
@@ -37,7 +31,6 @@ export class KaspaMinerSession extends MovableMiner<Lane, KaspaJob, EthError> {
   private upstreamUser = "";
   protected readonly sent = new MinerJobs();
   private lastDifficulty = 0;
-  declare protected readonly host: MinerHost;
 
   protected answer(id: StratumId, result: unknown): void {
     this.out.write(resultLine(id, result));
@@ -118,16 +111,9 @@ export class KaspaMinerSession extends MovableMiner<Lane, KaspaJob, EthError> {
       this.refuse(id, new EthError(EthErrorCode.NOT_SUBSCRIBED, "not subscribed"));
       return;
     }
-    if (this.state === "authorized") {
-      // one worker per connection: further names mine under the first
-      this.answer(id, true);
-      return;
-    }
-    const who = this.identify(id, a.user);
-    if (who === null) return;
     const lane = this.main as Lane;
-    if (!(await this.workerAccepted(id, lane, who.upstreamUser, a.password))) return;
-    this.answer(id, true);
+    const who = await this.authorizeWorker(id, lane, a.user, a.password);
+    if (who === null) return;
     this.upstreamUser = who.upstreamUser;
     this.authorized(who, lane, this.canSetExtranonce());
   }

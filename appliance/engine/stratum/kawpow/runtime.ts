@@ -7,7 +7,7 @@
 import { MAIN } from "../../../stats/work-split.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
 import { LaneRuntime } from "../lane-runtime.ts";
-import type { PrefixHost } from "../prefix-miner.ts";
+import type { MovableHost } from "../movable-miner.ts";
 import { SlotLanes } from "../slot-lanes.ts";
 import { Lane, type LaneHost, type LaneMiner } from "./lane.ts";
 import { KawMinerSession } from "./session.ts";
@@ -18,7 +18,7 @@ type SharedLanes = SlotLanes<Lane, LaneMiner>;
 
 export class KawpowRuntime
   extends LaneRuntime<KawMinerSession, Lane, SharedLanes>
-  implements PrefixHost<Lane>, LaneHost
+  implements MovableHost<Lane>, LaneHost
 {
   protected newMiner(socket: ByteSocket, ip: string, slot: number): KawMinerSession {
     return new KawMinerSession(this, socket, ip, slot);
@@ -28,18 +28,11 @@ export class KawpowRuntime
     return new SlotLanes(() => new Lane(this, target, true, user));
   }
 
-  /** The miner's own session, or its place on the shared main lanes (opened at the first subscribe). */
-  mainLane(miner: KawMinerSession): Lane | null {
-    if (this.ctx.mainEndpoint() === null) return null;
-    if (this.ctx.mode.sharedMain) return this.poolMainLanes().leaseFor(miner);
-    return this.ownLane(new Lane(this, MAIN, false, null, miner.agent || null));
+  protected newOwnLane(miner: KawMinerSession): Lane {
+    return new Lane(this, MAIN, false, null, miner.agent || null);
   }
 
   upstreamOptions(lane: Lane): UpstreamOptions {
-    return {
-      agent: this.ctx.agentFor(lane.agent),
-      connectTimeoutMs: this.ctx.timing.connectTimeoutMs,
-      jobTimeoutMs: this.ctx.timing.jobTimeoutMs,
-    };
+    return this.sessionOptions(lane.agent);
   }
 }
