@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import pkg from "../package.json" with { type: "json" };
+import type { AlertService } from "./alerts/alert-service.ts";
 import { AccountService } from "./auth/account.ts";
 import { CaptchaService } from "./auth/captcha.ts";
 import { randomCaptchaCode } from "./auth/captcha-image.ts";
@@ -78,6 +79,7 @@ export function buildContext(
   engine: EngineControl,
   series: SeriesStore,
   web: { restart(reason: string): void; port(): number; httpsPort(): number; certificateChanged(): void },
+  alerts: AlertService,
 ): AppContext {
   return {
     ...f,
@@ -91,6 +93,7 @@ export function buildContext(
     reauthChallenges: new ReauthChallenges(f.clock),
     passwordChallenges: new ReauthChallenges(f.clock),
     engine,
+    alerts,
     series,
     sysinfo: new SysinfoSampler({ diskPath: config.dataDir }),
     uuid: instanceUuid(f.settings),

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { AlertService, type AlertTiming } from "./alerts/alert-service.ts";
 import { buildContext, openFoundation, VERSION } from "./app.ts";
 import { INITIAL_PASSWORD_FILE } from "./auth/account.ts";
 import { announcePassword } from "./auth/password-notice.ts";
@@ -34,6 +35,8 @@ export interface StartOptions {
   timing?: Partial<EngineTiming>;
   /** the time in ms for sessions and the audit log; tests move it instead of waiting */
   clock?: () => number;
+  /** shorter alert timings (evaluation tick, hashrate windows, retries), for tests */
+  alertTiming?: Partial<AlertTiming>;
 }
 
 /** Opens the data dir, starts every active port and the web server. */
@@ -73,14 +76,40 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
     },
     timing: opts.timing,
     series,
+    poolMoved: (portId, move) => alerts.poolMoved(portId, move),
   });
+  const alerts = new AlertService(
+    f.db,
+    f.settings,
+    {
+      registry: engine.registry,
+      runningPorts: () =>
+        f.ports
+          .list()
+          .filter((p) => engine.runState(p.id) !== "closed")
+          .map((p) => ({ id: p.id, port: p.port, name: p.name })),
+      portStats: (portId) => engine.live.portStats(portId),
+      dataDir: config.dataDir,
+      certificatePem: () => f.certificates.current().cert,
+    },
+    () => ctx.uuid,
+    (level, message) => f.logs.add(level, message),
+    opts.alertTiming,
+  );
   let web: WebServer | null = null;
-  const ctx = buildContext(config, f, engine, series, {
-    restart: (reason) => web?.restart(reason),
-    port: () => web?.port ?? 0,
-    httpsPort: () => web?.httpsPort ?? 0,
-    certificateChanged: () => web?.certificateChanged(),
-  });
+  const ctx = buildContext(
+    config,
+    f,
+    engine,
+    series,
+    {
+      restart: (reason) => web?.restart(reason),
+      port: () => web?.port ?? 0,
+      httpsPort: () => web?.httpsPort ?? 0,
+      certificateChanged: () => web?.certificateChanged(),
+    },
+    alerts,
+  );
   web = new WebServer(
     ctx,
     createHandler(ctx, new Router(allRoutes), await loadConsoleAssets()),
@@ -100,6 +129,7 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
   }
   web.start();
   ctx.fleet.start();
+  alerts.start();
   f.logs.add("running", `pithead ${VERSION} started`);
   const server = web;
   return {
@@ -108,6 +138,7 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
     httpsUrl: () => server.httpsUrl,
     async stop() {
       await ctx.fleet.stop();
+      await alerts.stop();
       await server.stop();
       await engine.shutdown();
       series.close();

@@ -1,3 +1,4 @@
+import type { AlertService } from "../alerts/alert-service.ts";
 import type { Foundation } from "../app.ts";
 import type { CaptchaService } from "../auth/captcha.ts";
 import type { LoginKey } from "../auth/login-key.ts";
@@ -24,6 +25,8 @@ export interface AppContext extends Foundation {
   /** single-use challenges the password change's three passwords are encrypted with */
   passwordChallenges: ReauthChallenges;
   engine: EngineControl;
+  /** alert rules evaluated on a timer, their history and the push channels' queue */
+  alerts: AlertService;
   /** persisted minute and hour statistics */
   series: SeriesStore;
   sysinfo: SysinfoSampler;

@@ -2,6 +2,7 @@ import { constants, publicEncrypt } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { AlertTiming } from "../../appliance/alerts/alert-service.ts";
 import { type Appliance, startAppliance } from "../../appliance/appliance.ts";
 import { parseArgs } from "../../appliance/config.ts";
 
@@ -134,7 +135,7 @@ export async function startTestAppliance(
   dataDir = tempDir(),
   login = true,
   /** clock: the appliance's time in ms (sessions, audit log); a test moves it instead of waiting */
-  opts: { clock?: () => number } = {},
+  opts: { clock?: () => number; alertTiming?: Partial<AlertTiming> } = {},
   /** more command-line arguments; a flag given here wins over the default above */
   extraArgs: string[] = [],
 ): Promise<TestAppliance> {
@@ -155,6 +156,7 @@ export async function startTestAppliance(
   const app = await startAppliance(config, {
     timing: { loginTimeoutMs: 3000, jobTimeoutMs: 3000, connectTimeoutMs: 2000, failbackProbeMs: 500 },
     clock: opts.clock,
+    alertTiming: opts.alertTiming,
   });
   const file = join(dataDir, "initial-password");
   const password = existsSync(file) ? readFileSync(file, "utf8").trim() : "";

@@ -4,6 +4,7 @@ import { feeAuditSchema } from "./003-fee-audit.ts";
 import { auditLogSchema } from "./004-audit-log.ts";
 import { sessionAuthTimeSchema } from "./005-session-auth-time.ts";
 import { deviceRatioKeySchema } from "./006-device-ratio-key.ts";
+import { alertsSchema } from "./007-alerts.ts";
 import { remotePinSchema } from "./008-remote-pin.ts";
 
 export interface Migration {
@@ -19,5 +20,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 4, sql: auditLogSchema },
   { version: 5, sql: sessionAuthTimeSchema },
   { version: 6, sql: deviceRatioKeySchema },
+  { version: 7, sql: alertsSchema },
   { version: 8, sql: remotePinSchema },
 ];

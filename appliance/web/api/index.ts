@@ -1,4 +1,5 @@
 import type { Route } from "../router.ts";
+import { alertRoutes } from "./alerts.ts";
 import { auditRoutes } from "./audit.ts";
 import { authRoutes } from "./auth.ts";
 import { allBlacklistRoutes } from "./blacklists.ts";
@@ -31,6 +32,7 @@ export const allRoutes: Route[] = [
   ...catalogRoutes,
   ...securityRoutes,
   ...preferenceRoutes,
+  ...alertRoutes,
   ...allBlacklistRoutes,
   ...remoteRoutes,
   ...systemRoutes,

@@ -6,7 +6,7 @@ import { badRequest } from "../errors.ts";
 import type { Route } from "../router.ts";
 
 /**
- * Settings stored as one object each (spec §3 "Other entities"): offline alert, pump time, RMS
+ * Settings stored as one object each (spec §3 "Other entities"): pump time, RMS
  * front proxy and the preset end-point lists. GET answers the stored object (or its defaults),
  * POST validates and replaces it whole.
  */
@@ -16,17 +16,6 @@ interface SettingObject<T extends z.ZodType> {
   schema: T;
   defaults: z.infer<T>;
 }
-
-const alertSchema = z.object({
-  device_offline: z.boolean().default(false),
-  /** percent drop against the previous 15 minutes that raises an alert; 0 = off */
-  hashrate_drop: z
-    .number("lang.alert.err_save")
-    .min(0, "lang.alert.err_save")
-    .max(100, "lang.alert.err_save")
-    .default(0),
-  push_key: z.string().trim().max(256, "lang.alert.err_save").default(""),
-});
 
 const rmsSchema = z.object({
   password: z.string().max(128, "lang.rms.err_update").default(""),
@@ -90,7 +79,8 @@ function settingRoutes<T extends z.ZodType>(o: SettingObject<T>): Route[] {
   ];
 }
 
-export const ALERT_SETTING = "alert";
+/** the alert settings moved to alerts.ts; their key stays importable from here */
+export { ALERT_SETTING } from "../../alerts/rule-settings.ts";
 export const PUMP_T_SETTING = "pump_t";
 
 function pumpT(app: AppContext) {
@@ -98,12 +88,6 @@ function pumpT(app: AppContext) {
 }
 
 export const preferenceRoutes: Route[] = [
-  ...settingRoutes({
-    path: "/api/warning/setting",
-    key: ALERT_SETTING,
-    schema: alertSchema,
-    defaults: { device_offline: false, hashrate_drop: 0, push_key: "" },
-  }),
   ...settingRoutes({
     path: "/api/rms/config",
     key: "rms",

@@ -1,0 +1,219 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { createHmac } from "node:crypto";
+import type { AlertTiming } from "../../appliance/alerts/alert-service.ts";
+import { BotApiReceiver, WebhookReceiver } from "../support/alerts/http-receivers.ts";
+import { QUIET_RULES as QUIET } from "../support/alerts/rules.ts";
+import { SmtpReceiver } from "../support/alerts/smtp-receiver.ts";
+import { freePort, portBody, startTestAppliance, type TestAppliance } from "../support/appliance.ts";
+import { until } from "../support/stratum/port-fixture.ts";
+import { TestMiner, type TestMinerOptions } from "../support/stratum/test-miner.ts";
+import { TestPool } from "../support/stratum/test-pool.ts";
+
+// Real sockets throughout: a hashing miner, the proxy port, a test pool, and the three receivers.
+setDefaultTimeout(120_000);
+
+const SECRET = "hook-secret-42";
+const TOKEN = "123456:bot-token";
+const TIMING: Partial<AlertTiming> = {
+  tickMs: 100,
+  recentMs: 3_000,
+  baselineMs: 6_000,
+  burstMs: 5_000,
+  retryMs: 100,
+  retryMaxMs: 500,
+};
+
+let t: TestAppliance;
+let pool: TestPool;
+let hook: WebhookReceiver;
+let bot: BotApiReceiver;
+let smtp: SmtpReceiver;
+const miners: TestMiner[] = [];
+
+const signed = (body: string) => `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`;
+
+function channels(hookUrl: string) {
+  return {
+    webhook: { enabled: true, url: hookUrl, secret: SECRET },
+    telegram: { enabled: true, base_url: bot.url, token: TOKEN, chat_id: "-1001" },
+    email: {
+      enabled: true,
+      host: "127.0.0.1",
+      port: smtp.port,
+      starttls: false,
+      user: "alerts@farm.example",
+      password: "smtp-pass",
+      from: "pithead@farm.example",
+      to: "ops@farm.example, night@farm.example",
+    },
+  };
+}
+
+async function runningPort(name: string): Promise<number> {
+  const port = freePort();
+  const res = await t.client.post(
+    "/api/port/new",
+    portBody({ port, name, status: 1, pool_address: pool.address }),
+  );
+  expect(res.status).toBe(200);
+  return port;
+}
+
+function mine(opts: TestMinerOptions): TestMiner {
+  // the options object stays the miner's own, so that a test can change its hashrate while it runs
+  opts.maxShares ??= 10_000_000;
+  opts.maxMs ??= 110_000;
+  const m = TestMiner.start(opts);
+  miners.push(m);
+  return m;
+}
+
+/** Waits until all three receivers hold a message whose text passes `match`; returns the three texts. */
+async function everywhere(
+  match: (text: string) => boolean,
+): Promise<{ hook: string; bot: string; mail: string; subject: string }> {
+  await until(
+    () =>
+      hook.received.some((m) => match(m.json.text)) &&
+      bot.received.some((m) => match(m.text)) &&
+      smtp.received.some((m) => match(m.text)),
+    20,
+  );
+  return {
+    hook: hook.received.find((m) => match(m.json.text))?.json.text ?? "",
+    bot: bot.received.find((m) => match(m.text))?.text ?? "",
+    mail: smtp.received.find((m) => match(m.text))?.text ?? "",
+    subject: smtp.received.find((m) => match(m.text))?.subject ?? "",
+  };
+}
+
+beforeAll(async () => {
+  pool = await TestPool.start({ difficulty: 5e-9, extranonce2Size: 8 });
+  hook = WebhookReceiver.start();
+  bot = BotApiReceiver.start();
+  smtp = await SmtpReceiver.start();
+  t = await startTestAppliance(undefined, true, { alertTiming: TIMING });
+  expect((await t.client.post("/api/warning/channels", channels(hook.url))).status).toBe(200);
+});
+
+afterAll(async () => {
+  for (const m of miners) m.stop();
+  await t.close();
+  pool.stop();
+  hook.stop();
+  bot.stop();
+  smtp.stop();
+});
+
+describe("alerts pushed to a webhook, a bot API and SMTP", () => {
+  test("a stopped miner and a halved one: offline and hashrate drop, then recovery, in each language", async () => {
+    const offPort = await runningPort("offline");
+    const dropPort = await runningPort("drop");
+    const rigA = mine({ port: offPort, user: "walA.rigA", hashesPerSecond: 2_000 });
+    const halved: TestMinerOptions = { port: dropPort, user: "walB.rigB", hashesPerSecond: 4_000 };
+    mine(halved);
+    await until(() => rigA.report.accepted > 20 && pool.accepted > 200);
+    await t.client.post("/api/warning/setting", {
+      ...QUIET,
+      device_offline: true,
+      offline_grace_s: 1,
+      hashrate_drop: 30,
+      lang: "ru",
+    });
+    // the drop rule compares two windows of work the port has really done: give it both
+    await Bun.sleep((TIMING.recentMs ?? 0) + (TIMING.baselineMs ?? 0) + 500);
+    rigA.stop();
+    halved.hashesPerSecond = 2_000;
+
+    const offline = await everywhere((s) => s.includes("walA.rigA") && s.includes("не в сети"));
+    expect(offline.hook).toContain(`на порту ${offPort}`);
+    expect(offline.bot).toBe(offline.hook);
+    expect(offline.mail).toBe(offline.hook);
+    const drop = await everywhere((s) => s.includes(`Порт ${dropPort}: хешрейт упал`));
+    expect(drop.hook).toMatch(/упал на \d+%/);
+    for (const m of hook.received) expect(m.signature).toBe(signed(m.body));
+    expect(bot.received.every((c) => c.token === TOKEN && c.chatId === "-1001")).toBe(true);
+    const mail = smtp.received[0];
+    expect(mail?.from).toBe("pithead@farm.example");
+    expect(mail?.to).toEqual(["ops@farm.example", "night@farm.example"]);
+    expect(mail?.login).toBe("alerts@farm.example\0smtp-pass");
+
+    // one episode, one message: the device stays offline and nothing more is said about it
+    const history = await t.client.get<{
+      items: { kind: string; state: string; vars: { device: string } }[];
+    }>("/api/warning/history");
+    const episodes = history.body.items.filter(
+      (a) => a.kind === "device_offline" && a.vars.device === "walA.rigA",
+    );
+    expect(episodes.map((a) => a.state)).toEqual(["firing"]);
+
+    await t.client.post("/api/warning/setting", {
+      ...QUIET,
+      device_offline: true,
+      offline_grace_s: 1,
+      lang: "zh-CN",
+    });
+    const back = mine({ port: offPort, user: "walA.rigA", hashesPerSecond: 2_000 });
+    const online = await everywhere((s) => s.includes("walA.rigA") && s.includes("已恢复在线"));
+    expect(online.bot).toContain(`端口 ${offPort}`);
+
+    await t.client.post("/api/warning/setting", {
+      ...QUIET,
+      device_offline: true,
+      offline_grace_s: 1,
+      lang: "en",
+    });
+    back.stop();
+    const again = await everywhere((s) => s === `Device walA.rigA on port ${offPort} is offline (127.0.0.1)`);
+    expect(again.subject).toBe(again.hook);
+    const rigAStates = hook.received.flatMap((m) =>
+      m.json.alerts.filter((a) => a.text.includes("walA.rigA")).map((a) => a.state),
+    );
+    expect(rigAStates).toEqual(["firing", "resolved", "firing"]);
+  });
+
+  test("20 miners dropped at once make one message, and their return one more", async () => {
+    await t.client.post("/api/warning/setting", {
+      ...QUIET,
+      device_offline: true,
+      offline_grace_s: 1,
+      lang: "en",
+    });
+    const port = await runningPort("switch");
+    const rigs = Array.from({ length: 20 }, (_, i) =>
+      mine({ port, user: `farm.rig${i}`, hashesPerSecond: 300 }),
+    );
+    await until(() => rigs.every((m) => m.report.accepted > 0));
+    const before = hook.received.length;
+    for (const m of rigs) m.stop();
+    const grouped = await everywhere((s) => s.startsWith("20 devices offline:"));
+    expect(grouped.bot).toContain("and 10 more");
+    const back = Array.from({ length: 20 }, (_, i) =>
+      mine({ port, user: `farm.rig${i}`, hashesPerSecond: 300 }),
+    );
+    await everywhere((s) => s.startsWith("20 devices back online:"));
+    const about = hook.received.slice(before).filter((m) => m.json.text.includes("farm.rig"));
+    expect(about.map((m) => m.json.alerts.length)).toEqual([20, 20]);
+    expect(about.map((m) => m.json.title.split(":")[0])).toEqual([
+      "20 devices offline",
+      "20 devices back online",
+    ]);
+    for (const m of back) m.stop();
+  });
+
+  test("the test-send button reaches every enabled channel, in the chosen language", async () => {
+    await t.client.post("/api/warning/setting", { ...QUIET, lang: "ru" });
+    const res = await t.client.post<{ results: { channel: string; ok: boolean }[] }>("/api/warning/test", {});
+    expect(res.body.results).toEqual([
+      { channel: "webhook", ok: true },
+      { channel: "telegram", ok: true },
+      { channel: "email", ok: true },
+    ]);
+    await everywhere((s) => s.startsWith("Тестовое сообщение от Pithead"));
+    const one = await t.client.post<{ results: { channel: string; ok: boolean; error?: string }[] }>(
+      "/api/warning/test",
+      { channel: "email" },
+    );
+    expect(one.body.results).toEqual([{ channel: "email", ok: true }]);
+  });
+});
