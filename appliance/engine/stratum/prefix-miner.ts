@@ -11,7 +11,7 @@
  * under and the shares it sent for each. A family says what its shares hold, what it checks in them
  * and how they go up.
  */
-import { ErrorCode, StratumError } from "./bitcoin/errors.ts";
+import { badParams, ErrorCode, StratumError } from "./bitcoin/errors.ts";
 import { parseAuthorize } from "./bitcoin/messages.ts";
 import { intern } from "./intern.ts";
 import { errorLine, parsePositional, requestLine, resultLine, type StratumId } from "./message.ts";
@@ -56,10 +56,19 @@ export interface PrefixLane<J> extends MinerLane<J>, SubscribingLane<{ readonly 
   addUser(user: string, password: string): Promise<boolean>;
 }
 
+/** mining.subscribe ["agent", sessionId|null, host, port]: the agent; the rest is informational. */
+export function parseSubscribe(params: unknown[]): string | StratumError {
+  const agent = params[0];
+  if (agent !== undefined && agent !== null && typeof agent !== "string")
+    return badParams(Method.SUBSCRIBE, "agent");
+  return typeof agent === "string" ? agent.slice(0, 128) : "";
+}
+
 export abstract class PrefixMiner<
   L extends PrefixLane<J>,
   J extends PrefixJob<W>,
   W extends PrefixWork,
+  S extends { readonly jobId: string },
 > extends MovableMiner<L, J, StratumError> {
   /** the prefix the miner holds now */
   prefix = "";
@@ -70,10 +79,10 @@ export abstract class PrefixMiner<
 
   /** what the family's logs call the prefix ("NONCE_1", "nonce prefix") */
   protected abstract get prefixName(): string;
-  /** mining.subscribe's params: the miner's agent */
-  protected abstract parseSubscribe(params: unknown[]): string | StratumError;
-  /** mining.submit: the family's checks, then `send` */
-  protected abstract submit(id: StratumId, params: unknown[]): void;
+  /** mining.submit's params as the family's shares carry them */
+  protected abstract parseSubmit(params: unknown[]): S | StratumError;
+  /** The family's checks of a share of a job the miner holds, then `send`. */
+  protected abstract checkShare(id: StratumId, share: S, sent: SentJob<J>): void;
 
   protected answer(id: StratumId, result: unknown): void {
     this.out.write(resultLine(id, result));
@@ -125,7 +134,7 @@ export abstract class PrefixMiner<
 
   /** mining.subscribe: the answer waits for the session whose prefix the miner will mine under. */
   private async subscribe(id: StratumId, params: unknown[]): Promise<void> {
-    const agent = this.parseSubscribe(params);
+    const agent = parseSubscribe(params);
     if (agent instanceof StratumError) {
       this.strike(id, agent);
       return;
@@ -156,18 +165,23 @@ export abstract class PrefixMiner<
     this.authorized(who, lane, this.canSetExtranonce());
   }
 
-  /** mining.submit's first checks: authorized, the job known and its session alive; null when answered. */
-  protected sentJob(id: StratumId, jobId: string): SentJob<J> | null {
+  /** mining.submit: the first checks (authorized, job known and its session alive), then the family's. */
+  private submit(id: StratumId, params: unknown[]): void {
+    const s = this.parseSubmit(params);
+    if (s instanceof StratumError) {
+      this.strike(id, s);
+      return;
+    }
     if (this.state !== "authorized") {
       this.strike(id, new StratumError(ErrorCode.UNAUTHORIZED, "unauthorized worker"));
-      return null;
+      return;
     }
-    const sent = this.sent.byId(jobId);
+    const sent = this.sent.byId(s.jobId);
     if (sent === undefined || !sent.job.upstream.isReady) {
       this.localVerdict(id, "stale", new StratumError(ErrorCode.STALE, "job not found"));
-      return null;
+      return;
     }
-    return sent;
+    this.checkShare(id, s, sent);
   }
 
   /** The last check: the share was not sent before for its job (`key` tells shares apart). */

@@ -8,7 +8,7 @@
 import type { EngineTiming, LogLevel } from "../../../domain/engine.ts";
 import type { Port } from "../../../domain/port.ts";
 import type { DeviceRecord, DeviceRegistry, ShareOutcome } from "../../../stats/device-registry.ts";
-import { MAIN, type WorkSplit } from "../../../stats/work-split.ts";
+import { MAIN } from "../../../stats/work-split.ts";
 import type { FeeSeat } from "../../fee/fee-group.ts";
 import type { FeeScheduler } from "../../fee/scheduler.ts";
 import type { ModeStrategy } from "../../modes/mode.ts";
@@ -18,6 +18,8 @@ import type { MinerConnection } from "../family.ts";
 import { intern } from "../intern.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
 import { parseMessage, type StratumId } from "../message.ts";
+import { MinerShare } from "../movable-miner.ts";
+import { hashrateProtected, shareAnswered, shareSent } from "../share-accounting.ts";
 import { CnError, Errors, isStale } from "./errors.ts";
 import type { Job, JobTable } from "./job.ts";
 import type { Lane, LaneMiner } from "./lane.ts";
@@ -25,7 +27,7 @@ import { jobParams, type Login, type PoolJob, parseLogin, parseRpcId, parseSubmi
 import { Method, MINER_EXTENSIONS } from "./methods.ts";
 import { submittedByte } from "./nonce.ts";
 import type { NonceSpace } from "./nonce-space.ts";
-import { LOGIN_REFUSED, type ShareTicket, type UpstreamLogin } from "./upstream.ts";
+import { LOGIN_REFUSED, type UpstreamLogin } from "./upstream.ts";
 
 export type MinerState = "connected" | "logging-in" | "ready" | "closed";
 
@@ -53,22 +55,6 @@ export interface SessionHost {
   /** a fee pool mines another coin or epoch than the miner's main pool: logged once per target */
   feeMismatch(key: string, fee: PoolJob, main: PoolJob): void;
   releaseMiner(miner: MinerSession): void;
-}
-
-class Share implements ShareTicket {
-  constructor(
-    readonly miner: MinerSession,
-    readonly requestId: StratumId,
-    readonly target: string,
-    readonly work: number,
-    readonly device: DeviceRecord,
-    /** the fee group's ledger the share was counted in when sent */
-    readonly ledger: WorkSplit,
-  ) {}
-
-  onResult(error: CnError | null, latencyMs: number): void {
-    this.miner.onShareResult(this, error, latencyMs);
-  }
 }
 
 let nextMinerId = 1;
@@ -324,18 +310,9 @@ export class MinerSession implements LaneMiner, MinerConnection {
     }
     const work = job.difficulty * this.host.factor;
     const target = job.origin.target;
-    const seat = this.seat as FeeSeat;
-    seat.group.submitted(seat, target, work, this.host.fee.now());
-    device.split.addInflight(target, work);
-    seat.group.ledger.addInflight(target, work);
-    device.lastSubmitAt = Date.now();
-    job.upstream.submit(
-      job.source.jobId,
-      s.nonce,
-      s.result,
-      s.algo,
-      new Share(this, id, target, work, device, seat.group.ledger),
-    );
+    const ledger = shareSent(this.host.fee, this.seat as FeeSeat, device, target, work);
+    const ticket = new MinerShare(this, id, target, work, device, ledger);
+    job.upstream.submit(job.source.jobId, s.nonce, s.result, s.algo, ticket);
   }
 
   private localVerdict(id: StratumId, device: DeviceRecord, outcome: ShareOutcome, error: CnError): void {
@@ -343,27 +320,19 @@ export class MinerSession implements LaneMiner, MinerConnection {
     this.out.write(this.host.config.setting.fr === 1 ? answer(id, OK) : refusal(id, error));
   }
 
-  onShareResult(share: Share, error: CnError | null, latencyMs: number): void {
-    const d = share.device;
-    d.split.settleInflight(share.target, share.work);
-    share.ledger.settleInflight(share.target, share.work);
+  onShareResult(share: MinerShare<CnError>, error: CnError | null, latencyMs: number): void {
     const outcome: ShareOutcome = error === null ? "valid" : isStale(error) ? "stale" : "invalid";
-    const counted = !this.isProtected();
-    this.host.registry.result(d, outcome, share.target, share.work, latencyMs, counted, Date.now());
-    if (counted && outcome === "valid") share.ledger.credit(share.target, share.work);
+    shareAnswered(this.host.registry, share, outcome, latencyMs, !this.isProtected());
     if (this.state === "closed") return;
     const forced = this.host.config.setting.fr === 1;
     this.out.write(error === null || forced ? answer(share.requestId, OK) : refusal(share.requestId, error));
     this.evaluate();
   }
 
-  /** Hashrate protection (setting.lj), as in the Bitcoin family. */
+  /** Hashrate protection (setting.lj), as in docs/engine.md. */
   isProtected(): boolean {
-    if (this.host.config.setting.lj !== 1) return false;
-    const now = Date.now();
-    const p = this.host.timing.protectMs;
-    const mainSince = this.home?.lanes[0]?.sessionSince ?? 0;
-    return now - this.connectedAt < p || now - mainSince < p;
+    const mainSince = this.home?.lanes[0]?.sessionSince ?? null;
+    return hashrateProtected(this.host.config, this.host.timing, this.connectedAt, mainSince);
   }
 
   /** The fee scheduler's periodic check, for a miner on a fee target. */

@@ -2,7 +2,8 @@
  * One hand-written tuple parser per Equihash stratum method (ZIP 301, protocols.md §F), miner side
  * and pool side. Each returns the typed value (hex lower-case) or a StratumError; none throws.
  * Header fields are hex of the header bytes as they stand in the block (no byte swapping), and are
- * passed on untouched. mining.authorize is Bitcoin's (bitcoin/messages.ts parseAuthorize).
+ * passed on untouched. mining.authorize is Bitcoin's (bitcoin/messages.ts parseAuthorize); the
+ * miner's mining.subscribe is the one of both prefix families (prefix-miner.ts parseSubscribe).
  */
 import { badParams, type StratumError } from "../bitcoin/errors.ts";
 import { EquihashMethod, MAX_PREFIX_BYTES, NONCE_BYTES } from "./methods.ts";
@@ -32,14 +33,6 @@ export function solutionLength(solution: string): { bytes: number; prefixHex: nu
 }
 
 // ---- miner side ----
-
-/** mining.subscribe ["agent", sessionId|null, host, port]: the agent; the rest is informational. */
-export function parseSubscribe(params: unknown[]): string | StratumError {
-  const agent = params[0];
-  if (agent !== undefined && agent !== null && typeof agent !== "string")
-    return badParams(EquihashMethod.SUBSCRIBE, "agent");
-  return typeof agent === "string" ? agent.slice(0, 128) : "";
-}
 
 export interface Submit {
   user: string;

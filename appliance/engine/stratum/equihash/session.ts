@@ -9,11 +9,11 @@
 import { ErrorCode, StratumError } from "../bitcoin/errors.ts";
 import type { StratumId } from "../message.ts";
 import type { MovableHost } from "../movable-miner.ts";
-import { PrefixMiner } from "../prefix-miner.ts";
+import { PrefixMiner, type SentJob } from "../prefix-miner.ts";
 import { slotHex } from "../slot-bytes.ts";
 import type { EqJob } from "./job.ts";
 import type { Lane } from "./lane.ts";
-import { parseSubmit, parseSubscribe, solutionLength } from "./messages.ts";
+import { parseSubmit, type Submit, solutionLength } from "./messages.ts";
 import { NONCE_BYTES } from "./methods.ts";
 import type { UpstreamWork } from "./upstream.ts";
 
@@ -22,25 +22,18 @@ export interface MinerHost extends MovableHost<Lane> {
   readonly solutionBytes: number | null;
 }
 
-export class EqMinerSession extends PrefixMiner<Lane, EqJob, UpstreamWork> {
+export class EqMinerSession extends PrefixMiner<Lane, EqJob, UpstreamWork, Submit> {
   declare protected readonly host: MinerHost;
 
   protected get prefixName(): string {
     return "NONCE_1";
   }
 
-  protected parseSubscribe(params: unknown[]): string | StratumError {
-    return parseSubscribe(params);
+  protected parseSubmit(params: unknown[]): Submit | StratumError {
+    return parseSubmit(params);
   }
 
-  protected submit(id: StratumId, params: unknown[]): void {
-    const s = parseSubmit(params);
-    if (s instanceof StratumError) {
-      this.strike(id, s);
-      return;
-    }
-    const sent = this.sentJob(id, s.jobId);
-    if (sent === null) return;
+  protected checkShare(id: StratumId, s: Submit, sent: SentJob<EqJob>): void {
     // NONCE_1 ‖ NONCE_2 is the whole 32-byte nonce: a NONCE_2 of any other length would put the
     // miner's work outside the NONCE_1 it was given (or under another miner's slot byte)
     if (s.nonce2.length !== NONCE_BYTES * 2 - sent.prefix.length) {

@@ -1,7 +1,8 @@
 /**
  * One hand-written tuple parser per KawPow stratum method (protocols.md §G), miner side and pool
  * side. Each returns the typed value (hex lower-case, without 0x) or a StratumError; none throws.
- * mining.authorize is Bitcoin's (bitcoin/messages.ts parseAuthorize).
+ * mining.authorize is Bitcoin's (bitcoin/messages.ts parseAuthorize); the miner's mining.subscribe
+ * is the one of both prefix families (prefix-miner.ts parseSubscribe).
  */
 import { badParams, type StratumError } from "../bitcoin/errors.ts";
 import { KawpowMethod, MAX_PREFIX_BYTES, NONCE_HEX } from "./methods.ts";
@@ -23,14 +24,6 @@ function prefixedHex(v: unknown, digits: number): string | null {
 }
 
 // ---- miner side ----
-
-/** mining.subscribe ["agent", sessionId|null, host, port]: the agent; the rest is informational. */
-export function parseSubscribe(params: unknown[]): string | StratumError {
-  const agent = params[0];
-  if (agent !== undefined && agent !== null && typeof agent !== "string")
-    return badParams(KawpowMethod.SUBSCRIBE, "agent");
-  return typeof agent === "string" ? agent.slice(0, 128) : "";
-}
 
 export interface Submit {
   user: string;

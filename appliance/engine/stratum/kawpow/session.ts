@@ -7,29 +7,22 @@
  */
 import { ErrorCode, StratumError } from "../bitcoin/errors.ts";
 import type { StratumId } from "../message.ts";
-import { PrefixMiner } from "../prefix-miner.ts";
+import { PrefixMiner, type SentJob } from "../prefix-miner.ts";
 import type { KawJob } from "./job.ts";
 import type { Lane } from "./lane.ts";
-import { parseSubmit, parseSubscribe } from "./messages.ts";
+import { parseSubmit, type Submit } from "./messages.ts";
 import type { UpstreamWork } from "./upstream.ts";
 
-export class KawMinerSession extends PrefixMiner<Lane, KawJob, UpstreamWork> {
+export class KawMinerSession extends PrefixMiner<Lane, KawJob, UpstreamWork, Submit> {
   protected get prefixName(): string {
     return "nonce prefix";
   }
 
-  protected parseSubscribe(params: unknown[]): string | StratumError {
-    return parseSubscribe(params);
+  protected parseSubmit(params: unknown[]): Submit | StratumError {
+    return parseSubmit(params);
   }
 
-  protected submit(id: StratumId, params: unknown[]): void {
-    const s = parseSubmit(params);
-    if (s instanceof StratumError) {
-      this.strike(id, s);
-      return;
-    }
-    const sent = this.sentJob(id, s.jobId);
-    if (sent === null) return;
+  protected checkShare(id: StratumId, s: Submit, sent: SentJob<KawJob>): void {
     if (!s.nonce.startsWith(sent.prefix)) {
       this.localVerdict(id, "invalid", new StratumError(ErrorCode.OTHER, "nonce outside the miner's prefix"));
       return;
