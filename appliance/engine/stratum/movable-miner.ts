@@ -17,6 +17,12 @@
  * A base class, not a helper object each session holds: the moves and the share path read and write
  * the same fields, so a second object per miner would only add memory (the budgets count bytes per
  * miner) and a hop on every share. Nothing here allocates per share but the share's own ticket.
+ *
+ * The Bitcoin and CryptoNote sessions are not MovableMiners. Bitcoin's keeps its intake inline (no
+ * MinerIntake object per miner), several workers per connection, lanes whose waiting and slot sets
+ * are made on first use, and moves a miner by a re-issued job: its budget is the tightest and none of
+ * that would fit without costing memory. CryptoNote's moves a miner by issuing it a job on a free
+ * nonce byte of the target's lanes; it shares the share ticket (MinerShare) and the ledger rules.
  */
 import type { EngineTiming, LogLevel } from "../../domain/engine.ts";
 import type { Port } from "../../domain/port.ts";
