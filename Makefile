@@ -5,7 +5,7 @@ DATA ?= ./data
 # WEB_PORT=N overrides the stored web port (8080 until changed in the console)
 WEB_PORT ?=
 
-.PHONY: run test lint unit e2e ui dist bench install chromium testlibs clean image image-test
+.PHONY: run test lint unit e2e ui dist bench soak install chromium testlibs clean image image-test
 
 # `npm install` rather than `npm ci`: this npm writes the lockfile with only the Linux builds of
 # platform packages (Biome's) and `npm ci` then calls it out of sync. The lockfile still pins every version.
@@ -47,6 +47,14 @@ dist: install ui
 
 bench: install ui testlibs
 	$(BUN) bench/run.ts
+
+# Soak (not part of `make test`): MINERS fake miners churning for MINUTES, sampled every EVERY seconds;
+# CSV and PNG plot in bench/out/ (docs/benchmarks.md, "Soak").
+MINERS ?= 100
+MINUTES ?= 60
+EVERY ?= 60
+soak: install
+	$(BUN) bench/soak/index.ts --miners $(MINERS) --minutes $(MINUTES) --every $(EVERY) --out bench/out
 
 # Appliance images (root, Debian packages only); see docs/operations.md. arm64 is built under
 # qemu-user (binfmt_misc) and takes about 30 minutes.

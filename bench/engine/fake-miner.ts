@@ -67,7 +67,7 @@ export class Fleet {
       counter: 0,
       partial: "",
     };
-    this.miners.push(m);
+    this.miners[index] = m;
     m.socket = await Bun.connect<Miner>({
       hostname: "127.0.0.1",
       port: this.opts.port,
@@ -170,6 +170,20 @@ export class Fleet {
 
   private interval(m: Miner, difficultyPerSecond: number): number {
     return (-Math.log(1 - Math.random()) * m.difficulty * 1000) / difficultyPerSecond;
+  }
+
+  /** Miner i disconnects (a rig switched off); it submits nothing until it rejoins. */
+  leave(i: number): void {
+    const m = this.miners[i];
+    if (m === undefined) return;
+    m.ready = false;
+    m.socket?.end();
+    m.socket = null;
+  }
+
+  /** Miner i connects again as a new connection, under whatever name `user(i)` gives now. */
+  async rejoin(i: number): Promise<void> {
+    await this.open(i);
   }
 
   /** difficulty changes over every miner (fee-sockets.ts counts fee switches by them) */
