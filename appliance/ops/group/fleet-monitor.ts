@@ -50,6 +50,9 @@ export class FleetMonitor {
   private readonly audited = new Map<number, string>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private round: Promise<void> | null = null;
+  private readonly pending = new Set<Promise<unknown>>();
+  private busy = 0;
+  private readonly waiting: (() => void)[] = [];
   private readonly intervalMs: number;
   private readonly timeoutMs: number;
   private readonly concurrency: number;
@@ -70,10 +73,11 @@ export class FleetMonitor {
     this.timer = setInterval(() => void this.refresh(), this.intervalMs);
   }
 
+  /** Stops the timer and waits for the checks under way (they write to the audit log). */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.round;
+    await Promise.all(this.pending);
   }
 
   /** What the last round saw; a remote that is not pinned is not called, so it needs no round to say so. */
@@ -97,13 +101,23 @@ export class FleetMonitor {
   }
 
   private async checkAll(list: RemoteClient[]): Promise<void> {
-    const queue = [...list];
-    const worker = async () => {
-      for (let c = queue.shift(); c; c = queue.shift()) await this.check(c);
-    };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, queue.length) }, worker));
+    const all = Promise.all(list.map((c) => this.limited(() => this.check(c))));
+    this.pending.add(all);
+    await all.finally(() => this.pending.delete(all));
     const known = new Set(this.remotes.list().map((c) => c.id));
     for (const id of this.states.keys()) if (!known.has(id)) this.forget(id);
+  }
+
+  /** At most `concurrency` remotes are called at once, rounds and single checks together. */
+  private async limited(task: () => Promise<void>): Promise<void> {
+    while (this.busy >= this.concurrency) await new Promise<void>((wake) => this.waiting.push(wake));
+    this.busy++;
+    try {
+      await task();
+    } finally {
+      this.busy--;
+      this.waiting.shift()?.();
+    }
   }
 
   private async check(c: RemoteClient): Promise<void> {
