@@ -1032,6 +1032,25 @@ describe("console gaps (issue 11)", () => {
     await row(portD).waitFor({ state: "detached" });
   });
 
+  test("a coin relayed as is (ERG): the top panel shows the fast fee change unavailable, with the reason", async () => {
+    const erg = freePort();
+    await gotoPool();
+    await page.getByTestId("add-port").click();
+    await page.fill('input[name="port"]', String(erg));
+    await page.selectOption('select[name="currency"]', "ERG");
+    await page.fill('input[name="pool_address"]', "127.0.0.1:9");
+    await saveEditor("erg");
+    await openPortPage(erg);
+    const panel = page.getByRole("toolbar", { name: "Port actions" });
+    expect(await panel.getByRole("button", { name: "Fast fee change" }).isDisabled()).toBe(true);
+    await panel.getByText("Fee diversion is not available for this coin").waitFor();
+    expect(await panel.getByRole("button", { name: "Change", exact: true }).isDisabled()).toBe(false);
+    await shot(page, "30-fast-fee-unavailable");
+    await panel.getByRole("button", { name: "Delete" }).click();
+    await confirm(page);
+    await page.waitForURL(/\/system\/pool$/);
+  });
+
   test("the hot-wallet editor: the preset pickers hand back a wallet and a pool, the fee pool's connection test answers", async () => {
     await gotoPool();
     await openMenu(portA, "Hot-update fee config");
