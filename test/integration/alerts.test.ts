@@ -215,5 +215,16 @@ describe("alerts pushed to a webhook, a bot API and SMTP", () => {
       { channel: "email" },
     );
     expect(one.body.results).toEqual([{ channel: "email", ok: true }]);
+    // STARTTLS asked of a server that does not offer it: refused, never sent in clear
+    const stored = channels(hook.url);
+    await t.client.post("/api/warning/channels", { ...stored, email: { ...stored.email, starttls: true } });
+    const clear = await t.client.post<{ results: { channel: string; ok: boolean; error?: string }[] }>(
+      "/api/warning/test",
+      { channel: "email" },
+    );
+    expect(clear.body.results).toEqual([
+      { channel: "email", ok: false, error: "the mail server does not offer STARTTLS" },
+    ]);
+    await t.client.post("/api/warning/channels", stored);
   });
 });
