@@ -5,13 +5,14 @@
  */
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as XLSX from "@e965/xlsx";
 import forge from "node-forge";
 import type { Browser, Page } from "playwright-core";
 import { FEE_AUDIT_COLUMNS } from "../../appliance/io/fee-audit.ts";
+import { WebhookReceiver } from "../support/alerts/http-receivers.ts";
 import { TestMiner } from "../support/stratum/test-miner.ts";
 import { TestPool } from "../support/stratum/test-pool.ts";
 import { servedFingerprint } from "../support/tls-peer.ts";
@@ -1230,6 +1231,48 @@ describe("theme, language, phone", () => {
     await page.keyboard.press("Escape");
     await editor().waitFor({ state: "detached" });
     await page.setViewportSize({ width: 1280, height: 860 });
+  });
+});
+
+describe("alerts (issue 11)", () => {
+  test("a webhook set in the console gets the test message; a certificate alert shows in the history as firing", async () => {
+    const hook = WebhookReceiver.start();
+    try {
+      await openSettings("alert");
+      const settings = page.getByTestId("settings");
+      const webhook = page.getByTestId("alert-channels").getByRole("group", { name: "Webhook", exact: true });
+      await webhook.getByLabel("Enabled").setChecked(true);
+      await webhook.getByLabel("Webhook URL").fill(hook.url);
+      await webhook.getByLabel("Signing secret (HMAC-SHA256)").fill("e2e-secret");
+      // any certificate expires within 100 years: the rule fires on the appliance's next evaluation
+      await settings.getByLabel("Certificate expiry alert (days before, 0 = off)").fill("36500");
+      await settings.getByRole("button", { name: "Save" }).click();
+      await expectToast(page, "Saved");
+      await settings.getByRole("button", { name: "Send a test message" }).click();
+      await expectToast(page, "Test message sent to webhook");
+      expect(hook.received[0]?.json.text).toMatch(
+        /^Test message from Pithead [0-9a-f-]{36}: alerts reach this channel$/,
+      );
+      expect(hook.received[0]?.signature).toBe(
+        `sha256=${createHmac("sha256", "e2e-secret")
+          .update(hook.received[0]?.body ?? "")
+          .digest("hex")}`,
+      );
+      const firing = page
+        .getByTestId("alert-history")
+        .locator('tr[data-state="firing"]')
+        .filter({ hasText: /The TLS certificate expires on \d{4}-\d\d-\d\d/ });
+      await firing.waitFor({ timeout: 60_000 });
+      expect(await firing.getByText("Firing").count()).toBe(1);
+      await shot(page, "31-settings-alerts");
+      await settings.getByLabel("Certificate expiry alert (days before, 0 = off)").fill("0");
+      await webhook.getByLabel("Enabled").setChecked(false);
+      await settings.getByRole("button", { name: "Save" }).click();
+      await expectToast(page, "Saved");
+      await closeModal("settings");
+    } finally {
+      hook.stop();
+    }
   });
 });
 
