@@ -172,6 +172,29 @@ describe("a pinned remote", () => {
     ).toBe(true);
   });
 
+  test("moving a remote to another address pins that address's certificate, confirmed again", async () => {
+    const moved = await startTestAppliance();
+    try {
+      const token = (await moved.client.get<{ token: string }>("/api/remote/token")).body.token;
+      const address = moved.app.httpsUrl();
+      const unconfirmed = await central.client.post<ErrorBody>(`/api/remote/${id}`, {
+        address,
+        token,
+        remark: "rack 2",
+      });
+      expect(unconfirmed.body.error.key).toBe("lang.remote.err_confirm");
+      const fingerprint = await presentedBy(address);
+      expect(
+        (await central.client.post(`/api/remote/${id}`, { address, token, remark: "rack 2", fingerprint }))
+          .status,
+      ).toBe(200);
+      const row = (await list()).find((r) => r.id === id);
+      expect(row).toMatchObject({ address, fingerprint, state: "online" });
+    } finally {
+      await moved.close();
+    }
+  });
+
   test("a remote that stops answering is listed offline since its first unanswered check", async () => {
     const spare = await startTestAppliance();
     const token = (await spare.client.get<{ token: string }>("/api/remote/token")).body.token;
