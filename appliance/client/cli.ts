@@ -1,24 +1,37 @@
 /**
- * `pithead client`: the farm side of KENC. Listens for plain stratum miners and carries each
- * connection to a remote Pithead KENC port (docs/kenc.md). The RMS tunnel options of issue 9
- * (`--password`, port mappings) are refused until the tunnel exists.
+ * `pithead client`: the farm side of KENC and of the RMS tunnel. Listens for plain stratum miners
+ * and carries each connection to a remote Pithead KENC port over a link of its own (docs/kenc.md),
+ * or, with `--tunnel`, all of them over one tunnel to an RMS / RMS2 / RMS3 port (docs/rms-tunnel.md).
+ * The console's RMS settings (`--password`, port mappings) are not implemented and refused.
  */
-import { ConnectMode } from "../domain/port.ts";
+import { ConnectMode, ListenProtocol } from "../domain/port.ts";
 import { parseEndpoint } from "../engine/transport/endpoint.ts";
+import { variantOf } from "../engine/transport/tunnel/records.ts";
 import { kencDerived } from "../web/api/security.ts";
 import { startKencClient } from "./kenc-client.ts";
+import { startTunnelClient } from "./tunnel-client.ts";
 
-export const CLIENT_HELP = `usage: pithead client --server HOST:PORT [--listen [ADDR:]PORT] [--kenc-key KEY]
+export const CLIENT_HELP = `usage: pithead client --server HOST:PORT [--listen [ADDR:]PORT] [--kenc-key KEY] [--tunnel rms|rms2|rms3]
 
 Carries each plain stratum miner that connects to the local port (default 0.0.0.0:3333) to the
-Pithead KENC port HOST:PORT, one KENC connection per miner. The key is --kenc-key or, kept out of
-the process list, the environment variable PITHEAD_KENC_KEY; it must be the server's Settings →
-KENC key (compare md5(key)[8:24], printed at start, with the console's derived value).`;
+Pithead KENC port HOST:PORT, one KENC connection per miner; with --tunnel, all miners over one
+tunnel to the Pithead port HOST:PORT whose protocol is that variant (RMS2 compresses with deflate,
+RMS3 with zstd and sends a job once for all miners). The key is --kenc-key or, kept out of the
+process list, the environment variable PITHEAD_KENC_KEY; it must be the server's Settings → KENC
+key (compare md5(key)[8:24], printed at start, with the console's derived value).`;
+
+const TUNNELS: Record<string, number> = {
+  rms: ListenProtocol.RMS,
+  rms2: ListenProtocol.RMS2,
+  rms3: ListenProtocol.RMS3,
+};
 
 interface ClientArgs {
   server: { host: string; port: number };
   listen: { host: string; port: number };
   kencKey: string;
+  /** the tunnel variant (spec §4 code), or null: one KENC link per miner */
+  tunnel: number | null;
 }
 
 export class ClientArgsError extends Error {}
@@ -27,6 +40,7 @@ export function parseClientArgs(argv: string[], env: Record<string, string | und
   let server: ClientArgs["server"] | null = null;
   let listen = { host: "0.0.0.0", port: 3333 };
   let kencKey = env.PITHEAD_KENC_KEY ?? "";
+  let tunnel: number | null = null;
   const args = [...argv];
   while (args.length > 0) {
     const flag = args.shift() as string;
@@ -50,9 +64,13 @@ export function parseClientArgs(argv: string[], env: Record<string, string | und
       case "--kenc-key":
         kencKey = value;
         break;
+      case "--tunnel":
+        tunnel = TUNNELS[value.toLowerCase()] ?? null;
+        if (tunnel === null) throw new ClientArgsError(`--tunnel is rms, rms2 or rms3, not "${value}"`);
+        break;
       case "--password":
         throw new ClientArgsError(
-          "--password belongs to the RMS tunnel, which is not implemented; use --kenc-key",
+          "--password (the console's RMS settings) is not implemented; the tunnel is authenticated by --kenc-key",
         );
       default:
         throw new ClientArgsError(`unknown option ${flag}`);
@@ -62,7 +80,7 @@ export function parseClientArgs(argv: string[], env: Record<string, string | und
   // the console stores the key trimmed; the same string must feed the KDF at both ends
   kencKey = kencKey.trim();
   if (kencKey === "") throw new ClientArgsError("a KENC key is required (--kenc-key or PITHEAD_KENC_KEY)");
-  return { server, listen, kencKey };
+  return { server, listen, kencKey, tunnel };
 }
 
 export async function runClientCli(argv: string[], env = process.env): Promise<number> {
@@ -74,15 +92,17 @@ export async function runClientCli(argv: string[], env = process.env): Promise<n
     console.error(`pithead client: ${err.message}\n\n${CLIENT_HELP}`);
     return 2;
   }
-  const client = startKencClient({
+  const options = {
     listenHost: args.listen.host,
     listenPort: args.listen.port,
     server: args.server,
     kencKey: args.kencKey,
-    log: (m) => console.log(m),
-  });
+    log: (m: string) => console.log(m),
+  };
+  const variant = args.tunnel === null ? null : variantOf(args.tunnel);
+  const client = variant === null ? startKencClient(options) : startTunnelClient({ ...options, variant });
   console.log(
-    `pithead client listening on ${args.listen.host}:${client.port}, carrying miners to ${args.server.host}:${args.server.port} over KENC (key ${kencDerived(args.kencKey)})`,
+    `pithead client listening on ${args.listen.host}:${client.port}, carrying miners to ${args.server.host}:${args.server.port} over ${variant === null ? "KENC" : `one ${variant.name} tunnel`} (key ${kencDerived(args.kencKey)})`,
   );
   await new Promise<void>((resolve) => {
     process.once("SIGTERM", () => resolve());

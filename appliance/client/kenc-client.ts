@@ -4,20 +4,13 @@
  * own. Whatever ends one side ends the other, so a miner sees its pool connection drop exactly
  * when the link does, and reconnects as it would to a pool.
  */
-import { randomBytes } from "node:crypto";
 import type { Socket, TCPSocketListener } from "bun";
 import type { Endpoint } from "../engine/transport/endpoint.ts";
-import {
-  type FrameOpener,
-  HelloReader,
-  KencError,
-  makeHello,
-  RANDOM_BYTES,
-  sessionCodecs,
-} from "../engine/transport/kenc-codec.ts";
+import { HKDF_SALT } from "../engine/transport/kenc-codec.ts";
 import { MAX_PENDING_BYTES } from "../engine/transport/line-writer.ts";
 import { QueuedWriter } from "../engine/transport/queued-writer.ts";
 import { RefusalLog } from "../engine/transport/refusal-log.ts";
+import { dialKenc, type KencLink } from "./kenc-link.ts";
 
 export interface KencClientOptions {
   /** where local miners connect */
@@ -36,23 +29,14 @@ export interface RunningClient {
 
 /** One miner and its KENC connection. */
 interface Link {
-  ip: string;
   miner: Socket<Link>;
-  /** what the server sends, opened; null until its hello */
-  opener: FrameOpener | null;
-  /** the miner's bytes, sealed to the server; null until the server's hello */
-  toServer: QueuedWriter | null;
   /** plaintext back to the miner */
   toMiner: QueuedWriter;
-  up: Socket<undefined> | null;
-  clientRandom: Uint8Array;
-  hello: HelloReader;
-  /** what the miner sent before the link was keyed */
-  early: Uint8Array[];
+  up: KencLink | null;
   /** bytes the miner has sent */
   minerBytes: number;
-  /** a frame from the server opened: the key is right */
-  answered: boolean;
+  /** the link said why it failed: no guess about the key */
+  failed: boolean;
   closed: boolean;
 }
 
@@ -67,90 +51,42 @@ export function startKencClient(o: KencClientOptions): RunningClient {
     l.up?.end();
     l.miner.end();
   };
-  const fromServer = (l: Link, chunk: Uint8Array) => {
-    try {
-      let bytes = chunk;
-      if (l.opener === null) {
-        const hello = l.hello.push(chunk);
-        if (hello === null) return;
-        const { opener, sealer } = sessionCodecs(o.kencKey, "client", l.clientRandom, hello.random);
-        l.opener = opener;
-        l.toServer = new QueuedWriter(l.up as Socket<undefined>, (plain) => sealer.seal(plain));
-        for (const b of l.early) l.toServer.write(b);
-        l.early = [];
-        bytes = hello.rest;
-      }
-      for (const plain of l.opener.push(bytes)) {
-        l.answered = true;
-        l.toMiner.write(plain);
-      }
-    } catch (e) {
-      if (!(e instanceof KencError)) throw e;
-      refusals.refused(server, `the port's frames: ${e.message}`);
-      close(l);
-    }
-  };
-  const dial = (l: Link) => {
-    Bun.connect({
-      hostname: o.server.host,
-      port: o.server.port,
-      socket: {
-        data: (_s, chunk) => fromServer(l, chunk),
-        drain: () => {
-          l.toServer?.flush();
-        },
-        close: () => {
-          // the port closes a link whose first frame does not authenticate, and says nothing
-          if (!l.closed && !l.answered && l.toServer !== null && l.minerBytes > 0)
-            refusals.refused(server, "the port closed the link before answering: is this its KENC key?");
-          close(l);
-        },
-        error: () => close(l),
-      },
-    }).then(
-      (up) => {
-        if (l.closed) {
-          up.end();
-          return;
-        }
-        l.up = up;
-        up.write(makeHello(l.clientRandom));
-      },
-      (err: unknown) => {
-        refusals.refused(server, `cannot reach the port: ${String(err)}`);
-        close(l);
-      },
-    );
-  };
   const listener: TCPSocketListener<Link> = Bun.listen<Link>({
     hostname: o.listenHost,
     port: o.listenPort,
     socket: {
       open: (miner) => {
         const l: Link = {
-          ip: miner.remoteAddress,
           miner,
-          opener: null,
-          toServer: null,
           toMiner: new QueuedWriter(miner, (plain) => plain),
           up: null,
-          clientRandom: randomBytes(RANDOM_BYTES),
-          hello: new HelloReader(),
-          early: [],
           minerBytes: 0,
-          answered: false,
+          failed: false,
           closed: false,
         };
         miner.data = l;
         links.add(l);
-        dial(l);
+        l.up = dialKenc(
+          { server: o.server, kencKey: o.kencKey, salt: HKDF_SALT, maxPending: MAX_PENDING_BYTES },
+          {
+            data: (plain) => l.toMiner.write(plain),
+            closed: (answered) => {
+              // the port closes a link whose first frame does not authenticate, and says nothing
+              if (!l.closed && !answered && !l.failed && l.minerBytes > 0)
+                refusals.refused(server, "the port closed the link before answering: is this its KENC key?");
+              close(l);
+            },
+            failed: (reason) => {
+              l.failed = true;
+              refusals.refused(server, reason);
+            },
+          },
+        );
       },
       data: (miner, chunk) => {
         const l = miner.data;
         l.minerBytes += chunk.length;
-        if (l.toServer !== null) l.toServer.write(chunk);
-        else if (l.minerBytes > MAX_PENDING_BYTES) close(l);
-        else l.early.push(new Uint8Array(chunk));
+        l.up?.write(chunk);
       },
       drain: (miner) => {
         miner.data.toMiner.flush();

@@ -1,5 +1,5 @@
 /**
- * Which transports of spec §4 the engine implements. The others (the RMS tunnel family) are refused
+ * Which transports of spec §4 the engine implements. The others (RMS2/RMS3 upstreams) are refused
  * by the API and never started by the engine: a port that asks for one must not be served as plain
  * TCP/SSL instead, silently.
  */
@@ -7,6 +7,8 @@ import { ConnectMode, ListenProtocol, type Port, type PortSetting, type PortWall
 
 const TUNNEL_LISTEN: readonly number[] = [ListenProtocol.RMS, ListenProtocol.RMS2, ListenProtocol.RMS3];
 const TUNNEL_UPSTREAM: readonly number[] = [ConnectMode.RMS2, ConnectMode.RMS3];
+/** the forwarding coin relays bytes without stratum, so it has no streams to carry in a tunnel */
+const FORWARD_CATEGORY = "nginx";
 
 /** A transport the port asks for that is not implemented: named for a log line, and the field asking. */
 export interface MissingTransport {
@@ -17,10 +19,12 @@ export interface MissingTransport {
 /** The first transport the port asks for that is not implemented, or null. */
 export function missingTransport(
   p: Pick<Port, "protocol" | "setting" | "connect_mode" | "connect_mode2" | "pool_address2"> & {
+    category?: string;
     wallets: readonly Pick<PortWallet, "ratio" | "pool_protocol">[];
   },
 ): MissingTransport | null {
-  if (TUNNEL_LISTEN.includes(p.protocol)) return { what: "the RMS tunnel listener", field: "protocol" };
+  if (p.category === FORWARD_CATEGORY && TUNNEL_LISTEN.includes(p.protocol))
+    return { what: "the RMS tunnel on a forwarding port", field: "protocol" };
   if (p.setting.et_mode === 1 && p.protocol !== ListenProtocol.SSL)
     return { what: "KENC over a protocol other than SSL", field: "setting.et_mode" };
   if (p.setting.et_mode === 2 && p.protocol !== ListenProtocol.TCP)

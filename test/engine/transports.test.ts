@@ -4,8 +4,12 @@ import { feeWallet, makeEngine, makePort } from "../support/stratum/port-fixture
 
 describe("a stored port asking for a transport the engine does not implement", () => {
   const cases = [
-    ["an RMS listener", { protocol: ListenProtocol.RMS }, {}, "the RMS tunnel listener is not implemented"],
-    ["an RMS3 listener", { protocol: ListenProtocol.RMS3 }, {}, "the RMS tunnel listener is not implemented"],
+    [
+      "an RMS listener on the forwarding coin (it has no streams to carry)",
+      { protocol: ListenProtocol.RMS3, category: "nginx", currency: "NGINX" },
+      {},
+      "the RMS tunnel on a forwarding port is not implemented",
+    ],
     [
       "KENC over TCP (KENC is SSL with et_mode 1)",
       { protocol: ListenProtocol.TCP },

@@ -161,10 +161,9 @@ describe("spec §5 rules", () => {
     expect(after.map((w) => w.id)).not.toContain(a?.id as number);
   });
 
-  test("transports that are not implemented (KENC, the RMS tunnel family) are refused, not served as TCP/SSL", async () => {
+  test("transports that are not implemented (RMS2/RMS3 upstreams, a tunnel to the forwarding coin) are refused, not served as TCP/SSL", async () => {
     for (const [over, field] of [
-      [{ protocol: 2 }, "protocol"],
-      [{ protocol: 6 }, "protocol"],
+      [{ currency: "NGINX", protocol: 6, wallets: [] }, "protocol"],
       [{ protocol: 0, setting: { et_mode: 1 } }, "setting.et_mode"],
       [{ connect_mode: 5 }, "connect_mode"],
       [
@@ -175,9 +174,11 @@ describe("spec §5 rules", () => {
       const res = await expectError(over, "lang.proxy.err_transport");
       expect(res.body.error?.field).toBe(field);
     }
-    // SOCKS5 is TCP with et_mode 2, KENC is SSL with et_mode 1; both are implemented
+    // SOCKS5 is TCP with et_mode 2, KENC is SSL with et_mode 1; both are implemented, so are the
+    // RMS, RMS2 and RMS3 tunnel listeners
     expect((await create({ protocol: 0, setting: { et_mode: 2 } })).status).toBe(200);
     expect((await create({ protocol: 1, setting: { et_mode: 1 } })).status).toBe(200);
+    for (const protocol of [2, 5, 6]) expect((await create({ protocol })).status).toBe(200);
     const ok = await create();
     const rms = await t.client.post<ErrorBody>("/api/wallet/new", {
       server_id: ok.body.id,

@@ -57,15 +57,20 @@ export class HelloReader {
   }
 }
 
-/** HKDF-SHA256(IKM = the key's UTF-8, salt = HKDF_SALT, info = label ‖ client random ‖ server random), 32 bytes. */
+/**
+ * HKDF-SHA256(IKM = the key's UTF-8, salt, info = label ‖ client random ‖ server random), 32 bytes.
+ * The salt names what the link carries (HKDF_SALT: one miner; the RMS tunnel has its own), so a
+ * peer of one kind never authenticates to a port of the other.
+ */
 export function deriveKey(
   kencKey: string,
   direction: DirectionCode,
   clientRandom: Uint8Array,
   serverRandom: Uint8Array,
+  salt = HKDF_SALT,
 ): Uint8Array {
   const info = Buffer.concat([Buffer.from(INFO_LABEL[direction]), clientRandom, serverRandom]);
-  return new Uint8Array(hkdfSync("sha256", Buffer.from(kencKey, "utf8"), HKDF_SALT, info, 32));
+  return new Uint8Array(hkdfSync("sha256", Buffer.from(kencKey, "utf8"), salt, info, 32));
 }
 
 /**
@@ -77,9 +82,10 @@ export function sessionCodecs(
   role: "client" | "server",
   clientRandom: Uint8Array,
   serverRandom: Uint8Array,
+  salt = HKDF_SALT,
 ): { opener: FrameOpener; sealer: FrameSealer } {
-  const c2s = deriveKey(kencKey, Direction.clientToServer, clientRandom, serverRandom);
-  const s2c = deriveKey(kencKey, Direction.serverToClient, clientRandom, serverRandom);
+  const c2s = deriveKey(kencKey, Direction.clientToServer, clientRandom, serverRandom, salt);
+  const s2c = deriveKey(kencKey, Direction.serverToClient, clientRandom, serverRandom, salt);
   return role === "server"
     ? {
         opener: new FrameOpener(c2s, Direction.clientToServer),

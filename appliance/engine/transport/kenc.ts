@@ -9,12 +9,13 @@ import { randomBytes } from "node:crypto";
 import {
   type FrameOpener,
   HelloReader,
+  HKDF_SALT,
   KencError,
   makeHello,
   RANDOM_BYTES,
   sessionCodecs,
 } from "./kenc-codec.ts";
-import type { ByteSocket } from "./line-writer.ts";
+import { type ByteSocket, MAX_PENDING_BYTES } from "./line-writer.ts";
 import type { ConnectionHooks } from "./listener.ts";
 import { QueuedWriter } from "./queued-writer.ts";
 import { RefusalLog } from "./refusal-log.ts";
@@ -32,6 +33,14 @@ export interface KencGate<T> {
   timer: ReturnType<typeof setTimeout> | null;
 }
 
+/** What the KENC link carries, when it is not one miner's stratum (the RMS tunnel: docs/rms-tunnel.md). */
+export interface KencCarrier {
+  /** the HKDF salt, which keeps the keys of one kind of link from opening another */
+  salt: string;
+  /** bytes waiting for a peer that does not read before it is cut off */
+  maxPending: number;
+}
+
 /**
  * Wraps a port's connection hooks with KENC. `kencKey` is read as each connection opens, so a key
  * changed in the console applies to the next connection; with no key set every connection is refused.
@@ -40,6 +49,7 @@ export function kencFront<T>(
   hooks: ConnectionHooks<T>,
   log: (message: string) => void,
   kencKey: () => string,
+  carrier: KencCarrier = { salt: HKDF_SALT, maxPending: MAX_PENDING_BYTES },
 ): ConnectionHooks<KencGate<T>> {
   const refusals = new RefusalLog("KENC", log);
   const fail = (g: KencGate<T>, why: string) => {
@@ -50,9 +60,9 @@ export function kencFront<T>(
   const keyed = (g: KencGate<T>, clientRandom: Uint8Array) => {
     const serverRandom = randomBytes(RANDOM_BYTES);
     g.socket.write(makeHello(serverRandom));
-    const { opener, sealer } = sessionCodecs(g.kencKey, "server", clientRandom, serverRandom);
+    const { opener, sealer } = sessionCodecs(g.kencKey, "server", clientRandom, serverRandom, carrier.salt);
     g.opener = opener;
-    g.sealed = new QueuedWriter(g.socket, (plain) => sealer.seal(plain));
+    g.sealed = new QueuedWriter(g.socket, (plain) => sealer.seal(plain), carrier.maxPending);
   };
   const deliver = (g: KencGate<T>, plain: Uint8Array) => {
     if (g.inner === null) {

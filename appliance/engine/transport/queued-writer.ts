@@ -12,6 +12,8 @@ export class QueuedWriter implements ByteSocket {
     private readonly socket: ByteSocket,
     /** plaintext → the bytes that go on the wire */
     private readonly encode: (plain: Uint8Array) => Uint8Array,
+    /** a link that carries many miners (the RMS tunnel) may hold more than one miner's share */
+    private readonly maxPending = MAX_PENDING_BYTES,
   ) {}
 
   /** Takes every byte (the caller has nothing to keep) and returns how many. */
@@ -21,7 +23,7 @@ export class QueuedWriter implements ByteSocket {
     const wire = this.encode(plain);
     if (this.backlog !== null) {
       this.backlog = Buffer.concat([this.backlog, wire]);
-      if (this.backlog.length > MAX_PENDING_BYTES) this.end();
+      if (this.backlog.length > this.maxPending) this.end();
     } else {
       const n = Math.max(0, this.socket.write(wire));
       if (n < wire.length) this.backlog = wire.subarray(n);

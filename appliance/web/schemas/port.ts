@@ -227,7 +227,7 @@ export function normalizePort(p: PortBody, opts: { creating: boolean }): PortInp
     pattern_addr: lines(p.pattern_addr).map(noSpace).join("\n"),
     setting,
   };
-  const transport = missingTransport({ ...p, setting });
+  const transport = missingTransport(base);
   if (transport !== null) throw new NotOffered("lang.proxy.err_transport", detail, transport.field);
   if (category === "nginx") return forwardOnly(base);
   // Options stored by earlier versions that no engine family implements are refused, not kept

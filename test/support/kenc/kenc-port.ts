@@ -1,4 +1,7 @@
-/** A KENC port (spec §4: SSL with et_mode 1) on a test engine, in front of a test pool. */
+/**
+ * A port keyed by the operator's KENC key on a test engine, in front of a test pool: by default a
+ * KENC port (spec §4: SSL with et_mode 1); `over` makes it an RMS tunnel port instead.
+ */
 import { ListenProtocol, type Port } from "../../../appliance/domain/port.ts";
 import { makeEngine, makePort } from "../stratum/port-fixture.ts";
 import { TestPool } from "../stratum/test-pool.ts";
@@ -11,6 +14,10 @@ export async function startKencPort(
   cleanup: Array<() => Promise<void> | void>,
   key: string,
   wallets: Port["wallets"] = [],
+  over: Partial<Pick<Port, "protocol" | "mode">> & { setting?: Partial<Port["setting"]> } = {
+    protocol: ListenProtocol.SSL,
+    setting: { et_mode: 1 },
+  },
 ) {
   const pool = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8 });
   let kencKey = key;
@@ -21,9 +28,8 @@ export async function startKencPort(
   );
   const port = makePort({
     pool_address: pool.address,
-    protocol: ListenProtocol.SSL,
     wallets,
-    setting: { et_mode: 1 },
+    ...over,
   });
   const listen = await t.start(port);
   return {

@@ -15,7 +15,7 @@ const MAX_PLAIN = 16384;
 /** WebCrypto takes views of a plain ArrayBuffer: every buffer here is a fresh copy */
 type Bytes = Uint8Array<ArrayBuffer>;
 
-const concat = (...parts: Uint8Array[]): Bytes => {
+export const concat = (...parts: Uint8Array[]): Bytes => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {
@@ -28,19 +28,23 @@ const concat = (...parts: Uint8Array[]): Bytes => {
 export const hello = (random: Uint8Array): Uint8Array =>
   concat(Uint8Array.from(MAGIC), Uint8Array.of(VERSION), random);
 
-/** HKDF-SHA256 of the key's UTF-8 with the documented salt and info, imported as an AES-256-GCM key. */
+/**
+ * HKDF-SHA256 of the key's UTF-8 with the documented salt (KENC's, or the RMS tunnel's) and info,
+ * imported as an AES-256-GCM key.
+ */
 export async function webDeriveKey(
   kencKey: string,
   label: "c2s" | "s2c",
   clientRandom: Uint8Array,
   serverRandom: Uint8Array,
+  salt: Bytes = SALT,
 ): Promise<{ raw: Uint8Array; key: CryptoKey }> {
   const ikm = await crypto.subtle.importKey("raw", new TextEncoder().encode(kencKey), "HKDF", false, [
     "deriveBits",
   ]);
   const info = concat(new TextEncoder().encode(label), clientRandom, serverRandom);
   const raw = new Uint8Array(
-    await crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt: SALT, info }, ikm, 256),
+    await crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt, info }, ikm, 256),
   );
   const key = await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
   return { raw, key };
@@ -98,7 +102,7 @@ export class WebKencClient {
     private readonly s2c: CryptoKey,
   ) {}
 
-  static async connect(port: number, kencKey: string): Promise<WebKencClient> {
+  static async connect(port: number, kencKey: string, salt: Bytes = SALT): Promise<WebKencClient> {
     const clientRandom = crypto.getRandomValues(new Uint8Array(32));
     let early: Bytes = new Uint8Array(0);
     let sink: ((d: Uint8Array) => void) | null = null;
@@ -134,8 +138,8 @@ export class WebKencClient {
         throw new Error("the port closed before its hello");
       })(),
     ]);
-    const c2s = await webDeriveKey(kencKey, "c2s", clientRandom, serverRandom);
-    const s2c = await webDeriveKey(kencKey, "s2c", clientRandom, serverRandom);
+    const c2s = await webDeriveKey(kencKey, "c2s", clientRandom, serverRandom, salt);
+    const s2c = await webDeriveKey(kencKey, "s2c", clientRandom, serverRandom, salt);
     client = new WebKencClient(socket, c2s.key, s2c.key);
     const c = client;
     c.closed = closed;

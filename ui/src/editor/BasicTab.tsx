@@ -1,7 +1,7 @@
 import { Field } from "../components/Field.tsx";
 import { coinLabel, notOffered, visibleCoins } from "../lib/coins.ts";
 import { t } from "../lib/i18n.ts";
-import { LISTEN_CHOICES, LISTEN_UNAVAILABLE, type ListenChoice, NGINX } from "../lib/port-form.ts";
+import { LISTEN_CHOICES, type ListenChoice, NGINX } from "../lib/port-form.ts";
 import { currency } from "../lib/session.ts";
 import { INPUT } from "../lib/ui.ts";
 import { useStore } from "../lib/use-store.ts";
@@ -71,8 +71,8 @@ export function BasicTab({ form, set, errors }: TabProps) {
           onChange={(e) => set({ listen: e.currentTarget.value as ListenChoice })}
         >
           {(nginx ? (["TCP", "SSL"] as ListenChoice[]) : LISTEN_CHOICES).map((c) => (
-            <option key={c} value={c} disabled={LISTEN_UNAVAILABLE.has(c)}>
-              {LISTEN_UNAVAILABLE.has(c) ? `${c} — ${t("coin.not_available")}` : c}
+            <option key={c} value={c}>
+              {c}
             </option>
           ))}
         </select>

@@ -3,8 +3,7 @@ import type { PortItem, PortPayload, WireWallet } from "./port-types.ts";
 
 export type ListenChoice = "TCP" | "SSL" | "TTS" | "RMS" | "RMS2" | "RMS3" | "KENC" | "SOCKS5";
 export const LISTEN_CHOICES: ListenChoice[] = ["TCP", "SSL", "TTS", "KENC", "SOCKS5", "RMS", "RMS2", "RMS3"];
-/** Shown but not selectable: the server refuses them (appliance/domain/transports.ts) until they exist. */
-export const LISTEN_UNAVAILABLE: ReadonlySet<ListenChoice> = new Set(["RMS", "RMS2", "RMS3"]);
+/** RMS2/RMS3 upstreams are shown but not selectable: the server refuses them (appliance/domain/transports.ts). */
 export const CONNECT_MODES: { code: number; label: string; available: boolean }[] = [
   { code: 0, label: "TCP", available: true },
   { code: 1, label: "SSL", available: true },

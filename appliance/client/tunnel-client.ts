@@ -1,0 +1,305 @@
+/**
+ * The farm side of the RMS tunnel (`pithead client --tunnel rms|rms2|rms3`, docs/rms-tunnel.md):
+ * every miner that connects to the local port becomes a stream of one tunnel to a Pithead RMS port.
+ * When the tunnel's link drops the miners stay connected: the client dials again and resumes the
+ * tunnel, and what either side sent meanwhile is delivered. Only a tunnel the server no longer
+ * knows (or one not resumed within `resumeMs`) closes its miners, which then reconnect.
+ */
+import type { Socket, TCPSocketListener } from "bun";
+import type { Endpoint } from "../engine/transport/endpoint.ts";
+import { MAX_PENDING_BYTES } from "../engine/transport/line-writer.ts";
+import { RefusalLog } from "../engine/transport/refusal-log.ts";
+import {
+  decodeFrames,
+  type Frame,
+  FrameType,
+  TUNNEL_ID_BYTES,
+  TunnelError,
+} from "../engine/transport/tunnel/frames.ts";
+import {
+  checkWindow,
+  handshakeRecord,
+  RMS_SALT,
+  TUNNEL_MAX_PENDING,
+} from "../engine/transport/tunnel/handshake.ts";
+import { RecordReader, type Variant } from "../engine/transport/tunnel/records.ts";
+import {
+  DEFAULT_TUNNEL_TIMING,
+  DEFAULT_WINDOW,
+  TunnelSession,
+  type TunnelTiming,
+} from "../engine/transport/tunnel/session.ts";
+import { dialKenc, type KencLink } from "./kenc-link.ts";
+
+export interface TunnelClientOptions {
+  listenHost: string;
+  listenPort: number;
+  /** the Pithead RMS / RMS2 / RMS3 port */
+  server: Pick<Endpoint, "host" | "port">;
+  kencKey: string;
+  variant: Variant;
+  log: (message: string) => void;
+  window?: number;
+  timing?: TunnelTiming;
+  /** wait before dialling again after the link dropped */
+  retryMs?: number;
+  /** a tunnel not resumed within this long is given up: its miners are closed */
+  resumeMs?: number;
+}
+
+export interface RunningTunnelClient {
+  readonly port: number;
+  /** links that reached the tunnel (the first, then each resume) */
+  readonly links: number;
+  readonly connected: boolean;
+  readonly streams: number;
+  stop(): void;
+}
+
+interface Miner {
+  socket: Socket<Miner>;
+  stream: number | null;
+  /** what the miner sent before its stream opened */
+  early: Uint8Array[];
+  earlyBytes: number;
+  /** bytes for the tunnel that its credit did not allow yet */
+  out: Uint8Array[];
+  outBytes: number;
+  /** bytes for the miner that its socket did not take yet (bounded by the stream's window) */
+  backlog: Uint8Array | null;
+  closed: boolean;
+}
+
+export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
+  const window = o.window ?? DEFAULT_WINDOW;
+  const timing = o.timing ?? DEFAULT_TUNNEL_TIMING;
+  const refusals = new RefusalLog(o.variant.name, o.log);
+  const server = `${o.server.host}:${o.server.port}`;
+  const miners = new Set<Miner>();
+  let session: TunnelSession | null = null;
+  let tunnelId: Uint8Array = new Uint8Array(TUNNEL_ID_BYTES);
+  let link: KencLink | null = null;
+  let welcomed = false;
+  let links = 0;
+  let stopped = false;
+  let giveUp: ReturnType<typeof setTimeout> | null = null;
+
+  const closeMiner = (m: Miner) => {
+    if (m.closed) return;
+    m.closed = true;
+    miners.delete(m);
+    if (m.stream !== null) session?.close(m.stream);
+    m.socket.end();
+  };
+
+  const toTunnel = (m: Miner, bytes: Uint8Array) => {
+    const s = session as TunnelSession;
+    if (m.out.length === 0) {
+      const n = s.write(m.stream as number, bytes);
+      if (n === bytes.length) return;
+      bytes = bytes.subarray(n);
+    }
+    m.out.push(new Uint8Array(bytes));
+    m.outBytes += bytes.length;
+    if (m.outBytes > MAX_PENDING_BYTES) closeMiner(m);
+  };
+
+  const flushOut = (m: Miner) => {
+    const pending = m.out;
+    m.out = [];
+    m.outBytes = 0;
+    for (const b of pending) toTunnel(m, b);
+  };
+
+  const openStream = (s: TunnelSession, m: Miner) => {
+    m.stream = s.open(
+      {
+        deliver: (bytes) => {
+          if (m.backlog !== null) {
+            m.backlog = Buffer.concat([m.backlog, bytes]);
+            return 0;
+          }
+          const n = Math.max(0, m.socket.write(bytes));
+          if (n < bytes.length) m.backlog = new Uint8Array(bytes.subarray(n));
+          return n;
+        },
+        writable: () => flushOut(m),
+        closed: () => {
+          m.stream = null;
+          closeMiner(m);
+        },
+      },
+      m.socket.remoteAddress,
+    );
+    const early = m.early;
+    m.early = [];
+    for (const b of early) toTunnel(m, b);
+  };
+
+  const endSession = () => {
+    if (giveUp) clearTimeout(giveUp);
+    giveUp = null;
+    const s = session;
+    session = null;
+    tunnelId = new Uint8Array(TUNNEL_ID_BYTES);
+    s?.end();
+  };
+
+  const welcome = (f: Frame, l: KencLink) => {
+    if (f.type !== FrameType.welcome) throw new TunnelError("the first frame is not a welcome");
+    const peerWindow = checkWindow(f.window);
+    if (!f.resumed && session !== null) {
+      o.log(`${o.variant.name} ${server}: the server did not know the tunnel any more; its miners reconnect`);
+      endSession();
+    }
+    if (giveUp) clearTimeout(giveUp);
+    giveUp = null;
+    tunnelId = f.tunnel;
+    let s = session;
+    if (s === null) {
+      s = new TunnelSession(
+        o.variant,
+        "client",
+        { opened: () => null, dead: () => link?.end() },
+        window,
+        peerWindow,
+        timing,
+      );
+      session = s;
+      for (const m of miners) if (m.stream === null) openStream(s, m);
+    }
+    s.attach(
+      {
+        write: (d) => {
+          const b = typeof d === "string" ? Buffer.from(d) : d;
+          l.write(b);
+          return b.length;
+        },
+        end: () => l.end(),
+      },
+      f.resumed ? f.received : 0,
+    );
+    welcomed = true;
+    links++;
+  };
+
+  const dial = () => {
+    if (stopped) return;
+    const reader = new RecordReader(o.variant);
+    welcomed = false;
+    const l: KencLink = dialKenc(
+      { server: o.server, kencKey: o.kencKey, salt: RMS_SALT, maxPending: TUNNEL_MAX_PENDING },
+      {
+        data: (plain) => {
+          try {
+            for (const body of reader.push(plain)) {
+              const frames = decodeFrames(body);
+              if (!welcomed) {
+                const first = frames.shift();
+                if (first === undefined) throw new TunnelError("an empty first record");
+                welcome(first, l);
+              }
+              session?.receive(frames);
+            }
+          } catch (e) {
+            if (!(e instanceof TunnelError)) throw e;
+            refusals.refused(server, `the server's tunnel: ${e.message}`);
+            l.end();
+          }
+        },
+        closed: (answered) => {
+          if (link !== l) return;
+          link = null;
+          if (!answered) {
+            refusals.refused(
+              server,
+              "the server closed the tunnel before answering: is this its KENC key and tunnel variant?",
+            );
+            // with no tunnel to resume, the miners waiting for one go back to their own failover
+            if (session === null) for (const m of [...miners]) closeMiner(m);
+          }
+          if (session !== null && welcomed) {
+            session.detach();
+            giveUp = setTimeout(endSession, o.resumeMs ?? 60_000);
+          }
+          welcomed = false;
+          if (!stopped) setTimeout(dial, o.retryMs ?? 1000);
+        },
+        failed: (reason) => refusals.refused(server, reason),
+      },
+    );
+    link = l;
+    l.write(
+      handshakeRecord(o.variant, {
+        type: FrameType.hello,
+        variant: o.variant.code,
+        tunnel: tunnelId,
+        received: session?.receivedCount ?? 0,
+        window,
+      }),
+    );
+  };
+
+  const listener: TCPSocketListener<Miner> = Bun.listen<Miner>({
+    hostname: o.listenHost,
+    port: o.listenPort,
+    socket: {
+      open: (socket) => {
+        const m: Miner = {
+          socket,
+          stream: null,
+          early: [],
+          earlyBytes: 0,
+          out: [],
+          outBytes: 0,
+          backlog: null,
+          closed: false,
+        };
+        socket.data = m;
+        miners.add(m);
+        if (session !== null) openStream(session, m);
+      },
+      data: (socket, chunk) => {
+        const m = socket.data;
+        if (m.closed) return;
+        if (m.stream !== null) {
+          toTunnel(m, chunk);
+          return;
+        }
+        m.earlyBytes += chunk.length;
+        if (m.earlyBytes > MAX_PENDING_BYTES) closeMiner(m);
+        else m.early.push(new Uint8Array(chunk));
+      },
+      drain: (socket) => {
+        const m = socket.data;
+        const b = m.backlog;
+        if (b === null || m.stream === null) return;
+        const n = Math.max(0, socket.write(b));
+        m.backlog = n < b.length ? b.subarray(n) : null;
+        if (n > 0) session?.taken(m.stream, n);
+      },
+      close: (socket) => closeMiner(socket.data),
+      error: (socket) => closeMiner(socket.data),
+    },
+  });
+  dial();
+  return {
+    port: listener.port,
+    get links() {
+      return links;
+    },
+    get connected() {
+      return session?.connected ?? false;
+    },
+    get streams() {
+      return session?.streamCount ?? 0;
+    },
+    stop: () => {
+      stopped = true;
+      listener.stop(true);
+      for (const m of [...miners]) closeMiner(m);
+      endSession();
+      link?.end();
+    },
+  };
+}

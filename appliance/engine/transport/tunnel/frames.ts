@@ -1,0 +1,220 @@
+/**
+ * The RMS tunnel's frames (docs/rms-tunnel.md): what one tunnel connection carries for the miner
+ * streams it multiplexes. Every integer is big-endian. The encoders and the reader are the document
+ * in code; the tests decode the wire with a reader of their own.
+ */
+
+export const FrameType = {
+  /** client → server: a miner connected (stream id, the miner's address) */
+  open: 0x01,
+  /** either way: bytes of one stream */
+  data: 0x02,
+  /** either way: the stream ended */
+  close: 0x03,
+  /** either way: the receiver took this many more bytes of the stream; the sender may send them */
+  credit: 0x04,
+  /** server → client: the same bytes to several streams, sent once (RMS3) */
+  broadcast: 0x05,
+  /** either way: how many reliable frames of the peer's have arrived, since the tunnel began */
+  ack: 0x10,
+  /** either way: nothing to say, but the link is alive */
+  keepalive: 0x11,
+  /** client → server, first frame of every connection: new tunnel or resume of one */
+  hello: 0x20,
+  /** server → client, answer to hello */
+  welcome: 0x21,
+} as const;
+
+/** Frames that are numbered, kept until acknowledged, and sent again after a resume. */
+export const isReliable = (type: number): boolean => type >= FrameType.open && type <= FrameType.broadcast;
+
+export const TUNNEL_ID_BYTES = 16;
+export const TUNNEL_VERSION = 1;
+
+export type Frame =
+  | { type: typeof FrameType.open; stream: number; address: string }
+  | { type: typeof FrameType.data; stream: number; bytes: Uint8Array }
+  | { type: typeof FrameType.close; stream: number }
+  | { type: typeof FrameType.credit; stream: number; bytes: number }
+  | { type: typeof FrameType.broadcast; streams: number[]; bytes: Uint8Array }
+  | { type: typeof FrameType.ack; received: number }
+  | { type: typeof FrameType.keepalive }
+  | {
+      type: typeof FrameType.hello;
+      variant: number;
+      tunnel: Uint8Array;
+      received: number;
+      window: number;
+    }
+  | {
+      type: typeof FrameType.welcome;
+      tunnel: Uint8Array;
+      resumed: boolean;
+      received: number;
+      window: number;
+    };
+
+/** A frame the peer should not have sent: the tunnel is closed. */
+export class TunnelError extends Error {}
+
+export function encodeFrame(f: Frame): Uint8Array {
+  switch (f.type) {
+    case FrameType.open: {
+      const address = Buffer.from(f.address.slice(0, 255), "utf8").subarray(0, 255);
+      const b = Buffer.alloc(6 + address.length);
+      b[0] = f.type;
+      b.writeUInt32BE(f.stream, 1);
+      b[5] = address.length;
+      address.copy(b, 6);
+      return b;
+    }
+    case FrameType.data: {
+      const b = Buffer.alloc(9 + f.bytes.length);
+      b[0] = f.type;
+      b.writeUInt32BE(f.stream, 1);
+      b.writeUInt32BE(f.bytes.length, 5);
+      b.set(f.bytes, 9);
+      return b;
+    }
+    case FrameType.close: {
+      const b = Buffer.alloc(5);
+      b[0] = f.type;
+      b.writeUInt32BE(f.stream, 1);
+      return b;
+    }
+    case FrameType.credit: {
+      const b = Buffer.alloc(9);
+      b[0] = f.type;
+      b.writeUInt32BE(f.stream, 1);
+      b.writeUInt32BE(f.bytes, 5);
+      return b;
+    }
+    case FrameType.broadcast: {
+      const head = 3 + 4 * f.streams.length;
+      const b = Buffer.alloc(head + 4 + f.bytes.length);
+      b[0] = f.type;
+      b.writeUInt16BE(f.streams.length, 1);
+      for (const [i, s] of f.streams.entries()) b.writeUInt32BE(s, 3 + 4 * i);
+      b.writeUInt32BE(f.bytes.length, head);
+      b.set(f.bytes, head + 4);
+      return b;
+    }
+    case FrameType.ack: {
+      const b = Buffer.alloc(9);
+      b[0] = f.type;
+      b.writeBigUInt64BE(BigInt(f.received), 1);
+      return b;
+    }
+    case FrameType.keepalive:
+      return Uint8Array.of(f.type);
+    case FrameType.hello: {
+      const b = Buffer.alloc(3 + TUNNEL_ID_BYTES + 12);
+      b[0] = f.type;
+      b[1] = TUNNEL_VERSION;
+      b[2] = f.variant;
+      b.set(f.tunnel, 3);
+      b.writeBigUInt64BE(BigInt(f.received), 3 + TUNNEL_ID_BYTES);
+      b.writeUInt32BE(f.window, 11 + TUNNEL_ID_BYTES);
+      return b;
+    }
+    case FrameType.welcome: {
+      const b = Buffer.alloc(2 + TUNNEL_ID_BYTES + 12);
+      b[0] = f.type;
+      b.set(f.tunnel, 1);
+      b[1 + TUNNEL_ID_BYTES] = f.resumed ? 1 : 0;
+      b.writeBigUInt64BE(BigInt(f.received), 2 + TUNNEL_ID_BYTES);
+      b.writeUInt32BE(f.window, 10 + TUNNEL_ID_BYTES);
+      return b;
+    }
+  }
+}
+
+/** Cursor over one record's body; any read past its end is a malformed frame. */
+class Cursor {
+  at = 0;
+  constructor(private readonly b: Buffer) {}
+  get done(): boolean {
+    return this.at >= this.b.length;
+  }
+  private need(n: number): number {
+    if (this.at + n > this.b.length) throw new TunnelError("frame cut short");
+    const start = this.at;
+    this.at += n;
+    return start;
+  }
+  u8(): number {
+    return this.b[this.need(1)] as number;
+  }
+  u16(): number {
+    return this.b.readUInt16BE(this.need(2));
+  }
+  u32(): number {
+    return this.b.readUInt32BE(this.need(4));
+  }
+  u64(): number {
+    const v = this.b.readBigUInt64BE(this.need(8));
+    if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new TunnelError("counter out of range");
+    return Number(v);
+  }
+  bytes(n: number): Uint8Array {
+    const start = this.need(n);
+    return this.b.subarray(start, start + n);
+  }
+}
+
+/** Every frame of one record's body, in order. */
+export function decodeFrames(body: Uint8Array): Frame[] {
+  const c = new Cursor(Buffer.from(body.buffer, body.byteOffset, body.length));
+  const out: Frame[] = [];
+  while (!c.done) {
+    const type = c.u8();
+    switch (type) {
+      case FrameType.open: {
+        const stream = c.u32();
+        out.push({ type, stream, address: Buffer.from(c.bytes(c.u8())).toString("utf8") });
+        break;
+      }
+      case FrameType.data: {
+        const stream = c.u32();
+        out.push({ type, stream, bytes: c.bytes(c.u32()) });
+        break;
+      }
+      case FrameType.close:
+        out.push({ type, stream: c.u32() });
+        break;
+      case FrameType.credit:
+        out.push({ type, stream: c.u32(), bytes: c.u32() });
+        break;
+      case FrameType.broadcast: {
+        const count = c.u16();
+        if (count === 0) throw new TunnelError("broadcast to no stream");
+        const streams: number[] = [];
+        for (let i = 0; i < count; i++) streams.push(c.u32());
+        out.push({ type, streams, bytes: c.bytes(c.u32()) });
+        break;
+      }
+      case FrameType.ack:
+        out.push({ type, received: c.u64() });
+        break;
+      case FrameType.keepalive:
+        out.push({ type });
+        break;
+      case FrameType.hello: {
+        if (c.u8() !== TUNNEL_VERSION) throw new TunnelError("unknown tunnel version");
+        const variant = c.u8();
+        const tunnel = new Uint8Array(c.bytes(TUNNEL_ID_BYTES));
+        out.push({ type, variant, tunnel, received: c.u64(), window: c.u32() });
+        break;
+      }
+      case FrameType.welcome: {
+        const tunnel = new Uint8Array(c.bytes(TUNNEL_ID_BYTES));
+        const resumed = c.u8() === 1;
+        out.push({ type, tunnel, resumed, received: c.u64(), window: c.u32() });
+        break;
+      }
+      default:
+        throw new TunnelError(`unknown frame type ${type}`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,92 @@
+/**
+ * Records: the tunnel's unit of compression (docs/rms-tunnel.md). What one end writes in one turn of
+ * the event loop is one record — every frame of that turn, for every stream — so RMS2 and RMS3
+ * compress the whole batch at once: the lines of many miners repeat each other's words.
+ *
+ *   record = kind (1 byte) ‖ length (4 bytes, big-endian, the body as sent) ‖ body
+ *   kind 0: the body is frames; 1: raw deflate of frames (RMS2); 2: zstd of frames (RMS3)
+ */
+import { deflateRawSync, inflateRawSync, zstdCompressSync, zstdDecompressSync } from "node:zlib";
+import { ListenProtocol } from "../../../domain/port.ts";
+import { TunnelError } from "./frames.ts";
+
+export const RecordKind = { plain: 0, deflate: 1, zstd: 2 } as const;
+type RecordKindCode = (typeof RecordKind)[keyof typeof RecordKind];
+
+/** a record's body, sent or decompressed: larger is refused (a decompression bomb among them) */
+export const MAX_RECORD_BODY = 1024 * 1024;
+/** a writer starts a new record past this many bytes of frames */
+export const RECORD_TARGET = 256 * 1024;
+const HEADER_BYTES = 5;
+/** below this a compressor's header costs more than it saves */
+const COMPRESS_FROM = 64;
+
+/** The tunnel variants of spec §4, by listening protocol code. */
+export interface Variant {
+  code: number;
+  name: "RMS" | "RMS2" | "RMS3";
+  compression: RecordKindCode;
+  /** jobs to several streams cross the tunnel once */
+  broadcast: boolean;
+}
+
+export const VARIANTS: readonly Variant[] = [
+  { code: ListenProtocol.RMS, name: "RMS", compression: RecordKind.plain, broadcast: false },
+  { code: ListenProtocol.RMS2, name: "RMS2", compression: RecordKind.deflate, broadcast: false },
+  { code: ListenProtocol.RMS3, name: "RMS3", compression: RecordKind.zstd, broadcast: true },
+];
+
+export const variantOf = (code: number): Variant | null => VARIANTS.find((v) => v.code === code) ?? null;
+
+/** One record of `frames` (already encoded), compressed as the variant says when that helps. */
+export function makeRecord(variant: Variant, frames: Uint8Array): Uint8Array {
+  let kind: RecordKindCode = RecordKind.plain;
+  let body = frames;
+  if (variant.compression !== RecordKind.plain && frames.length >= COMPRESS_FROM) {
+    const packed =
+      variant.compression === RecordKind.deflate ? deflateRawSync(frames) : zstdCompressSync(frames);
+    if (packed.length < frames.length) {
+      kind = variant.compression;
+      body = packed;
+    }
+  }
+  const out = Buffer.alloc(HEADER_BYTES + body.length);
+  out[0] = kind;
+  out.writeUInt32BE(body.length, 1);
+  out.set(body, HEADER_BYTES);
+  return out;
+}
+
+/** Cuts a byte stream into records and returns each one's frames, decompressed. */
+export class RecordReader {
+  private pending: Buffer = Buffer.alloc(0);
+
+  constructor(private readonly variant: Variant) {}
+
+  push(chunk: Uint8Array): Uint8Array[] {
+    let b = this.pending.length === 0 ? Buffer.from(chunk) : Buffer.concat([this.pending, chunk]);
+    const out: Uint8Array[] = [];
+    while (b.length >= HEADER_BYTES) {
+      const kind = b[0] as number;
+      const length = b.readUInt32BE(1);
+      if (length > MAX_RECORD_BODY) throw new TunnelError("record too long");
+      if (kind !== RecordKind.plain && kind !== this.variant.compression)
+        throw new TunnelError(`record kind ${kind} is not ${this.variant.name}'s`);
+      if (b.length < HEADER_BYTES + length) break;
+      out.push(this.unpack(kind, b.subarray(HEADER_BYTES, HEADER_BYTES + length)));
+      b = b.subarray(HEADER_BYTES + length);
+    }
+    this.pending = Buffer.from(b);
+    return out;
+  }
+
+  private unpack(kind: number, body: Buffer): Uint8Array {
+    if (kind === RecordKind.plain) return body;
+    try {
+      const limit = { maxOutputLength: MAX_RECORD_BODY };
+      return kind === RecordKind.deflate ? inflateRawSync(body, limit) : zstdDecompressSync(body, limit);
+    } catch {
+      throw new TunnelError("record does not decompress within 1 MiB");
+    }
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Hostile tunnel peers that hold the key (docs/rms-tunnel.md, "Refusals"): a frame for a stream
+ * never opened, a decompression bomb, an oversized record, a first frame that is not a hello. Each
+ * closes that peer's tunnel with a line in the port log, and nothing else: a hashing miner on
+ * another tunnel of the same port keeps having its shares accepted. The frames are written here by
+ * hand from the document, over the test's own WebCrypto KENC client.
+ */
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { zstdCompressSync } from "node:zlib";
+import { startTunnelClient } from "../../appliance/client/tunnel-client.ts";
+import { ListenProtocol } from "../../appliance/domain/port.ts";
+import { variantOf } from "../../appliance/engine/transport/tunnel/records.ts";
+import { startKencPort } from "../support/kenc/kenc-port.ts";
+import { WebKencClient } from "../support/kenc/web-kenc.ts";
+import { until } from "../support/stratum/port-fixture.ts";
+import { TestMiner } from "../support/stratum/test-miner.ts";
+
+setDefaultTimeout(90_000);
+
+const cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+const KEY = "hostile peers 0b9a";
+const SALT = new TextEncoder().encode("pithead-rms-v1");
+
+/** kind ‖ length ‖ body */
+function record(kind: number, body: Uint8Array, length = body.length): Uint8Array {
+  const out = new Uint8Array(5 + body.length);
+  out[0] = kind;
+  new DataView(out.buffer).setUint32(1, length);
+  out.set(body, 5);
+  return out;
+}
+
+/** a hello for a new RMS3 tunnel with a 64 KiB window */
+function hello(): Uint8Array {
+  const f = new Uint8Array(3 + 16 + 12);
+  f[0] = 0x20;
+  f[1] = 1;
+  f[2] = 6;
+  new DataView(f.buffer).setUint32(3 + 16 + 8, 65536);
+  return f;
+}
+
+function dataFrame(stream: number, text: string): Uint8Array {
+  const payload = new TextEncoder().encode(text);
+  const f = new Uint8Array(9 + payload.length);
+  f[0] = 0x02;
+  new DataView(f.buffer).setUint32(1, stream);
+  new DataView(f.buffer).setUint32(5, payload.length);
+  f.set(payload, 9);
+  return f;
+}
+
+test("hostile frames close the hostile tunnel, and nothing else", async () => {
+  const { pool, t, port, listen } = await startKencPort(cleanup, KEY, [], { protocol: ListenProtocol.RMS3 });
+  const client = startTunnelClient({
+    listenHost: "127.0.0.1",
+    listenPort: 0,
+    server: { host: "127.0.0.1", port: listen },
+    kencKey: KEY,
+    variant: variantOf(ListenProtocol.RMS3) as NonNullable<ReturnType<typeof variantOf>>,
+    log: () => {},
+  });
+  cleanup.push(() => client.stop());
+  const miner = TestMiner.start({ port: client.port, user: "wal.ok", maxMs: 80_000 });
+  cleanup.push(() => miner.stop());
+  await until(() => (pool.workers.get("wal.ok")?.shares ?? 0) >= 5);
+
+  const attacks: Array<[string, Uint8Array[]]> = [
+    ["unknown stream 7", [record(0, hello()), record(0, dataFrame(7, "{}\n"))]],
+    [
+      "record does not decompress within 1 MiB",
+      [record(0, hello()), record(2, new Uint8Array(zstdCompressSync(new Uint8Array(4 * 1024 * 1024))))],
+    ],
+    ["record too long", [record(0, hello()), record(0, new Uint8Array(0), 0x7fffffff)]],
+    ["the first frame is not a hello", [record(0, dataFrame(1, "{}\n"))]],
+  ];
+  for (const [reason, records] of attacks) {
+    const peer = await WebKencClient.connect(listen, KEY, SALT);
+    for (const r of records) peer.write(r);
+    await until(() => peer.closed);
+    await until(() => t.logs.some((l) => l.includes(reason)));
+    const before = pool.workers.get("wal.ok")?.shares ?? 0;
+    await until(() => (pool.workers.get("wal.ok")?.shares ?? 0) >= before + 5);
+  }
+  // the hostile tunnels' streams are gone; the good one's miner never left
+  expect(t.engine.running(port.id)?.connected).toBe(1);
+  expect(client.links).toBe(1);
+  const report = await miner.finish();
+  expect(report.disconnects).toBe(0);
+  expect(report.rejected.size).toBe(0);
+});

@@ -1,0 +1,112 @@
+/**
+ * A reader of recorded RMS tunnel traffic, written from docs/rms-tunnel.md with WebCrypto and the
+ * runtime's decompressors, nothing of the appliance: what a test asserts about the wire comes from
+ * this reading, not from the engine's own decoder.
+ */
+import { inflateRawSync } from "node:zlib";
+import { concat, webDeriveKey } from "../kenc/web-kenc.ts";
+
+const HELLO = 37;
+const SALT = new TextEncoder().encode("pithead-rms-v1");
+
+export interface WireFrame {
+  type: number;
+  /** stream ids the frame names (one, or a broadcast's list) */
+  streams: number[];
+  /** DATA and BROADCAST payload */
+  payload: string;
+  /** the record's size on the wire (header included), for the first frame of each record; else 0 */
+  recordBytes: number;
+}
+
+/** The server → client plaintext of one recorded connection, KENC frame by frame. */
+async function openDown(kencKey: string, up: Uint8Array[], down: Uint8Array[]): Promise<Uint8Array> {
+  const u = concat(...up);
+  const d = concat(...down);
+  const s2c = await webDeriveKey(kencKey, "s2c", u.slice(5, HELLO), d.slice(5, HELLO), SALT);
+  const plain: Uint8Array[] = [];
+  let at = HELLO;
+  for (let counter = 0n; at + 2 <= d.length; counter++) {
+    const length = ((d[at] as number) << 8) | (d[at + 1] as number);
+    const end = at + 2 + 12 + length + 16;
+    if (end > d.length) break;
+    const nonce = d.slice(at + 2, at + 14);
+    const expected = new Uint8Array(12);
+    new DataView(expected.buffer).setUint32(0, 2);
+    new DataView(expected.buffer).setBigUint64(4, counter);
+    if (nonce.some((b, i) => b !== expected[i])) throw new Error("server frame out of order");
+    const opened = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: nonce, additionalData: d.slice(at, at + 2), tagLength: 128 },
+      s2c.key,
+      d.slice(at + 14, end),
+    );
+    plain.push(new Uint8Array(opened));
+    at = end;
+  }
+  return concat(...plain);
+}
+
+function framesOf(body: Uint8Array, recordBytes: number): WireFrame[] {
+  const v = new DataView(body.buffer, body.byteOffset, body.length);
+  const text = (from: number, n: number) => new TextDecoder().decode(body.subarray(from, from + n));
+  const out: WireFrame[] = [];
+  let at = 0;
+  while (at < body.length) {
+    const type = body[at] as number;
+    const f: WireFrame = { type, streams: [], payload: "", recordBytes: out.length === 0 ? recordBytes : 0 };
+    if (type === 0x01) {
+      f.streams.push(v.getUint32(at + 1));
+      at += 6 + (body[at + 5] as number);
+    } else if (type === 0x02) {
+      f.streams.push(v.getUint32(at + 1));
+      const n = v.getUint32(at + 5);
+      f.payload = text(at + 9, n);
+      at += 9 + n;
+    } else if (type === 0x03) {
+      f.streams.push(v.getUint32(at + 1));
+      at += 5;
+    } else if (type === 0x04) {
+      f.streams.push(v.getUint32(at + 1));
+      at += 9;
+    } else if (type === 0x05) {
+      const count = v.getUint16(at + 1);
+      for (let i = 0; i < count; i++) f.streams.push(v.getUint32(at + 3 + 4 * i));
+      const head = at + 3 + 4 * count;
+      const n = v.getUint32(head);
+      f.payload = text(head + 4, n);
+      at = head + 4 + n;
+    } else if (type === 0x10) at += 9;
+    else if (type === 0x11) at += 1;
+    else if (type === 0x21) at += 1 + 16 + 1 + 8 + 4;
+    else throw new Error(`unknown frame type ${type}`);
+    out.push(f);
+  }
+  return out;
+}
+
+/** Every frame the server sent on one recorded connection, records decompressed. */
+export async function readDownFrames(
+  kencKey: string,
+  up: Uint8Array[],
+  down: Uint8Array[],
+): Promise<WireFrame[]> {
+  const plain = await openDown(kencKey, up, down);
+  const v = new DataView(plain.buffer, plain.byteOffset, plain.length);
+  const out: WireFrame[] = [];
+  let at = 0;
+  while (at + 5 <= plain.length) {
+    const kind = plain[at] as number;
+    const length = v.getUint32(at + 1);
+    if (at + 5 + length > plain.length) break;
+    const raw = plain.subarray(at + 5, at + 5 + length);
+    const body =
+      kind === 0
+        ? raw
+        : kind === 1
+          ? new Uint8Array(inflateRawSync(raw))
+          : new Uint8Array(Bun.zstdDecompressSync(raw));
+    out.push(...framesOf(body, 5 + length));
+    at += 5 + length;
+  }
+  return out;
+}
