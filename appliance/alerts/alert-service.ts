@@ -83,10 +83,14 @@ export class AlertService {
 
   start(): void {
     this.delivery.start();
-    this.ticker = setInterval(
-      () => this.evaluator.tick(this.clock(), readAlertRules(this.settings)),
-      this.timing.tickMs,
-    );
+    this.ticker = setInterval(() => {
+      // A database that cannot be written (the disk full) must not take the appliance down with it.
+      try {
+        this.evaluator.tick(this.clock(), readAlertRules(this.settings));
+      } catch (e) {
+        console.error(`alert evaluation failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }, this.timing.tickMs);
   }
 
   async stop(): Promise<void> {

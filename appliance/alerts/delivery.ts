@@ -72,11 +72,20 @@ export class Delivery {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.running = this.round().finally(() => {
-        this.running = null;
-        const next = this.outbox.nextDue();
-        if (next !== null) this.schedule(Math.max(0, next - this.clock()));
-      });
+      this.running = this.round()
+        .catch((e: unknown) =>
+          console.error(`alert delivery failed: ${e instanceof Error ? e.message : String(e)}`),
+        )
+        .finally(() => {
+          this.running = null;
+          try {
+            const next = this.outbox.nextDue();
+            if (next !== null) this.schedule(Math.max(0, next - this.clock()));
+          } catch (e) {
+            // the outbox could not be read (the disk): try again on the next message or start
+            console.error(`alert queue unreadable: ${e instanceof Error ? e.message : String(e)}`);
+          }
+        });
     }, delayMs);
   }
 

@@ -37,7 +37,7 @@ export class AlertEvaluator {
     private readonly log: (message: string) => void,
   ) {
     for (const row of history.firing()) {
-      this.episodes(row.kind).set(row.subject, { ...row, subject: row.subject });
+      this.episodes(row.kind).set(row.subject, row);
     }
   }
 
@@ -48,6 +48,24 @@ export class AlertEvaluator {
 
   tick(now: number, settings: AlertRules): void {
     const changes: AlertChange[] = [];
+    this.history.batch(() => {
+      this.takeMoves(now, settings, changes);
+      for (const rule of this.rules) {
+        try {
+          const open = this.episodes(rule.kind);
+          const found = rule.check(now, settings, open);
+          for (const f of found.firing) this.fire(rule.kind, f, now, changes);
+          for (const s of found.resolved) this.resolve(rule.kind, s, now, changes);
+          for (const s of found.quiet) this.resolve(rule.kind, s, now, null);
+        } catch (e) {
+          this.log(`alert rule ${rule.kind} failed: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+    });
+    if (changes.length > 0) this.notify(changes, settings);
+  }
+
+  private takeMoves(now: number, settings: AlertRules, changes: AlertChange[]): void {
     for (const { portId, move } of this.moves.splice(0)) {
       if (!settings.pool_failover) continue;
       const port = this.ports().find((p) => p.id === portId)?.port ?? portId;
@@ -57,18 +75,6 @@ export class AlertEvaluator {
         this.fire("pool_failover", { subject, portId, vars }, now, changes);
       } else this.resolve("pool_failover", subject, now, changes);
     }
-    for (const rule of this.rules) {
-      try {
-        const open = this.episodes(rule.kind);
-        const found = rule.check(now, settings, open);
-        for (const f of found.firing) this.fire(rule.kind, f, now, changes);
-        for (const s of found.resolved) this.resolve(rule.kind, s, now, changes);
-        for (const s of found.quiet) this.resolve(rule.kind, s, now, null);
-      } catch (e) {
-        this.log(`alert rule ${rule.kind} failed: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    }
-    if (changes.length > 0) this.notify(changes, settings);
   }
 
   private episodes(kind: string): Map<string, Episode> {

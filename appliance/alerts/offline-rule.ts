@@ -35,7 +35,7 @@ export class OfflineRule implements Rule<AlertRules> {
       (now - d.lastSeen >= grace ? due : waiting).push(d);
     }
     if (due.length === 0) return result;
-    const lastDown = Math.max(...due.map((d) => d.lastSeen));
+    const lastDown = due.reduce((m, d) => Math.max(m, d.lastSeen), 0);
     for (const d of due.concat(waiting.filter((w) => w.lastSeen <= lastDown + this.burstMs))) {
       result.firing.push(finding(d, ports.get(d.portId)?.port ?? 0));
     }

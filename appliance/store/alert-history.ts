@@ -71,6 +71,11 @@ export class AlertHistoryStore {
     return r?.id ?? 0;
   }
 
+  /** One transaction for a tick's changes: 500 rigs going down at once are one disk sync, not 500. */
+  batch(fn: () => void): void {
+    this.db.transaction(fn)();
+  }
+
   resolve(id: number, at: number): void {
     this.db.query("UPDATE alerts SET state = 'resolved', resolved_at = ? WHERE id = ?").run(at, id);
   }
