@@ -156,6 +156,7 @@ export class TunnelSession {
         return;
       case FrameType.broadcast:
         if (this.role === "server") throw new TunnelError("broadcast from a client");
+        if (!this.variant.broadcast) throw new TunnelError(`broadcast on ${this.variant.name}`);
         for (const id of f.streams) this.deliver(id, f.bytes);
         return;
       case FrameType.close: {
