@@ -930,10 +930,11 @@ describe("settings and dialogs", () => {
 });
 
 /**
- * Opens `path` in a fresh tab, without a session, until the login page shows at `landed`: the scripts it
- * loaded and every path that answered 404 (the browser's preload scanner fetches before any script runs).
+ * Opens `path` in a fresh tab, without a session, until the login page shows at `landed`, and checks
+ * that every script it loaded came from `assets` and nothing answered 404 (the browser's preload scanner
+ * fetches before any script runs).
  */
-async function openDeepLink(path: string, landed: string): Promise<{ missing: string[]; scripts: string[] }> {
+async function expectDeepLinkLoads(path: string, landed: string, assets: string): Promise<void> {
   const fresh = await browser.newPage();
   const missing: string[] = [];
   const scripts: string[] = [];
@@ -947,7 +948,9 @@ async function openDeepLink(path: string, landed: string): Promise<{ missing: st
   await fresh.waitForURL(`${server.url}${landed}`);
   await fresh.locator('input[name="username"]').waitFor();
   await fresh.close();
-  return { missing, scripts };
+  expect(missing).toEqual([]);
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((s) => !s.startsWith(assets))).toEqual([]);
 }
 
 describe("console gaps (issue 11)", () => {
@@ -965,10 +968,7 @@ describe("console gaps (issue 11)", () => {
       .filter({ hasText: new RegExp(`^Fee configured${value}$`) });
 
   test("a deep link loads the console's script from assets/, not from the link's folder (no 404)", async () => {
-    const { missing, scripts } = await openDeepLink("/system/index/portinside?id=1", "/login");
-    expect(missing).toEqual([]);
-    expect(scripts.length).toBeGreaterThan(0);
-    expect(scripts.filter((s) => !s.startsWith("/assets/"))).toEqual([]);
+    await expectDeepLinkLoads("/system/index/portinside?id=1", "/login", "/assets/");
   });
 
   test("a port that does not exist says 'not found' once, with no error toasts", async () => {
@@ -1333,10 +1333,7 @@ describe("session", () => {
   });
 
   test("a deep link under the secure route loads the console's script from the route's assets/ (no 404)", async () => {
-    const { missing, scripts } = await openDeepLink("/Farm/system/pool", "/Farm/login");
-    expect(missing).toEqual([]);
-    expect(scripts.length).toBeGreaterThan(0);
-    expect(scripts.filter((s) => !s.startsWith("/Farm/assets/"))).toEqual([]);
+    await expectDeepLinkLoads("/Farm/system/pool", "/Farm/login", "/Farm/assets/");
   });
 
   test("web port: the console follows the server to the new port", async () => {

@@ -5,10 +5,16 @@ import { HotWallets, PortEditor } from "../components/PortDialogs.ts";
 import { feeUnavailable } from "../lib/coins.ts";
 import { t } from "../lib/i18n.ts";
 import { type PortAction, runPortAction } from "../lib/port-actions.ts";
-import type { PortItem } from "../lib/port-types.ts";
+import type { PortItem, RunState } from "../lib/port-types.ts";
 import { currency } from "../lib/session.ts";
 import { BTN_DANGER, BTN_GHOST } from "../lib/ui.ts";
 import { useStore } from "../lib/use-store.ts";
+
+/** Stop and open, each offered in the one state it leaves. */
+const TOGGLES: [PortAction, RunState, string][] = [
+  ["stop", "active", "port.menu_stop"],
+  ["start", "closed", "port.menu_start"],
+];
 
 /**
  * The port page's top panel (spec §2): change (the editor), fast fee change (the hot update of the fee
@@ -45,22 +51,17 @@ export function PortActions({ item, onChanged }: { item: PortItem; onChanged: ()
         {t("inside.action_fast_fee")}
       </button>
       {noFee && <span class="text-xs text-warn">{t("lang.wallet.err_fee_unsupported")}</span>}
-      <button
-        type="button"
-        class={BTN_GHOST}
-        disabled={locked || item.state !== "active"}
-        onClick={() => act("stop")}
-      >
-        {t("port.menu_stop")}
-      </button>
-      <button
-        type="button"
-        class={BTN_GHOST}
-        disabled={locked || item.state !== "closed"}
-        onClick={() => act("start")}
-      >
-        {t("port.menu_start")}
-      </button>
+      {TOGGLES.map(([action, from, label]) => (
+        <button
+          key={action}
+          type="button"
+          class={BTN_GHOST}
+          disabled={locked || item.state !== from}
+          onClick={() => act(action)}
+        >
+          {t(label)}
+        </button>
+      ))}
       <button type="button" class={BTN_DANGER} disabled={locked} onClick={() => act("delete")}>
         {t("port.menu_delete")}
       </button>
