@@ -19,8 +19,9 @@ chromium:
 	@command -v chromium >/dev/null && dpkg -s fonts-wqy-microhei >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei >/dev/null; }
 
 # Real components the tests verify against (RandomX through bun:ffi; a Prometheus server that scrapes
-# /api/metrics), from Debian like chromium. Without recommends: node-exporter is not needed.
-TEST_LIBS := librandomx0 prometheus
+# /api/metrics; litecoind in regtest for the pool node), from Debian like chromium. Without recommends:
+# node-exporter is not needed.
+TEST_LIBS := librandomx0 prometheus litecoind
 testlibs:
 	@dpkg -s $(TEST_LIBS) >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(TEST_LIBS) >/dev/null; }
 
