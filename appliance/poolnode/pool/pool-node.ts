@@ -1,0 +1,164 @@
+/**
+ * One running pool: the daemon's templates become jobs, miners' shares are verified by hashing, and a
+ * share that meets the network target is assembled into a block and handed to submitblock at once.
+ * Accounting (share log, PPLNS, payouts) is not part of this slice (docs/pool-node.md).
+ */
+import type { StratumError } from "../../engine/stratum/bitcoin/errors.ts";
+import { type BlockTemplate, DaemonCalls } from "../daemon/calls.ts";
+import { type DaemonEndpoint, DaemonRpc } from "../daemon/rpc-client.ts";
+import { TemplatePoller } from "../daemon/template-poller.ts";
+import { assembleBlock, blockHash } from "./block.ts";
+import { BlockTracker } from "./block-tracker.ts";
+import { POOL_COINS, type PoolCoinName } from "./coins.ts";
+import { PoolJob } from "./job.ts";
+import { JobBook } from "./job-book.ts";
+import type { ValidShare } from "./share-verifier.ts";
+import { StratumServer } from "./stratum-server.ts";
+
+export interface PoolNodeOptions {
+  coin: PoolCoinName;
+  daemon: DaemonEndpoint;
+  /** the pool's own address: every coinbase pays it */
+  poolAddress: string;
+  host: string;
+  /** 0: any free port (see `port`) */
+  port: number;
+  /** fixed share difficulty; vardiff is not part of this slice */
+  difficulty: number;
+  pollMs?: number;
+  refreshMs?: number;
+  tag?: string;
+  log?: (message: string) => void;
+}
+
+export interface PoolStats {
+  accepted: number;
+  /** by stratum error code */
+  rejected: Map<number, number>;
+  /** accepted work (sum of share difficulty) per worker */
+  work: Map<string, number>;
+}
+
+/** Remembered validateaddress answers; cleared when full rather than grown without bound. */
+const MAX_CACHED_ADDRESSES = 10_000;
+
+export class PoolNode {
+  readonly stats: PoolStats = { accepted: 0, rejected: new Map(), work: new Map() };
+  readonly blocks = new BlockTracker();
+  private readonly jobs = new JobBook();
+  private readonly poller: TemplatePoller;
+  private readonly server: StratumServer;
+  private readonly addresses = new Map<string, boolean>();
+  private readonly submitting = new Set<Promise<void>>();
+  private readonly log: (message: string) => void;
+
+  private constructor(
+    private readonly opts: PoolNodeOptions,
+    readonly daemon: DaemonCalls,
+    private readonly payoutScript: string,
+  ) {
+    this.log = opts.log ?? (() => {});
+    const coin = POOL_COINS[opts.coin];
+    this.poller = new TemplatePoller(
+      daemon,
+      {
+        onTemplate: (t, clean) => this.onTemplate(t, clean),
+        onError: (e) => this.log(`getblocktemplate: ${e instanceof Error ? e.message : String(e)}`),
+      },
+      { rules: coin.rules, pollMs: opts.pollMs, refreshMs: opts.refreshMs },
+    );
+    this.server = new StratumServer(
+      { host: opts.host, port: opts.port, difficulty: opts.difficulty, algorithm: coin.algorithm },
+      this.jobs,
+      {
+        authorize: (address) => this.validAddress(address),
+        onShare: (worker, job, share) => this.onShare(worker, job, share),
+        onReject: (_worker, error) => this.onReject(error),
+      },
+    );
+  }
+
+  /** Checks the pool address with the daemon, then starts polling templates and listening. */
+  static async start(opts: PoolNodeOptions): Promise<PoolNode> {
+    const daemon = new DaemonCalls(new DaemonRpc(opts.daemon));
+    const v = await daemon.validateAddress(opts.poolAddress);
+    if (!v.isvalid || v.scriptPubKey === undefined)
+      throw new Error(`the pool address ${opts.poolAddress} is not valid for this daemon`);
+    const node = new PoolNode(opts, daemon, v.scriptPubKey);
+    node.server.start();
+    node.poller.start();
+    return node;
+  }
+
+  get port(): number {
+    return this.server.port;
+  }
+
+  get currentJob(): PoolJob | null {
+    return this.jobs.current;
+  }
+
+  async stop(): Promise<void> {
+    this.poller.stop();
+    this.server.stop();
+    await Promise.all(this.submitting);
+  }
+
+  private onTemplate(template: BlockTemplate, clean: boolean): void {
+    let job: PoolJob;
+    try {
+      job = new PoolJob(this.jobs.newId(), template, {
+        payoutScript: this.payoutScript,
+        tag: this.opts.tag ?? "/pithead/",
+      });
+    } catch (e) {
+      this.log(`template at height ${template.height}: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    this.jobs.add(job, clean);
+    this.server.broadcast(job, clean);
+  }
+
+  private async validAddress(address: string): Promise<boolean> {
+    const known = this.addresses.get(address);
+    if (known !== undefined) return known;
+    const valid = (await this.daemon.validateAddress(address)).isvalid;
+    if (this.addresses.size >= MAX_CACHED_ADDRESSES) this.addresses.clear();
+    this.addresses.set(address, valid);
+    return valid;
+  }
+
+  private onShare(worker: string, job: PoolJob, share: ValidShare): void {
+    this.stats.accepted++;
+    this.stats.work.set(worker, (this.stats.work.get(worker) ?? 0) + this.opts.difficulty);
+    if (!share.block) return;
+    // the parent is no longer the tip once this block is in: shares on it can only make orphans
+    this.jobs.retireParent(job.template.previousblockhash);
+    const p = this.submitBlock(worker, job, share).finally(() => this.submitting.delete(p));
+    this.submitting.add(p);
+  }
+
+  private onReject(error: StratumError): void {
+    this.stats.rejected.set(error.code, (this.stats.rejected.get(error.code) ?? 0) + 1);
+  }
+
+  private async submitBlock(worker: string, job: PoolJob, share: ValidShare): Promise<void> {
+    const hash = blockHash(share.header);
+    let verdict: string | null;
+    try {
+      verdict = await this.daemon.submitBlock(assembleBlock(job, share.header, share.coinbaseHex));
+    } catch (e) {
+      verdict = e instanceof Error ? e.message : String(e);
+    }
+    this.blocks.add({
+      hash,
+      height: job.template.height,
+      worker,
+      foundAt: Date.now(),
+      verdict,
+      confirmations: null,
+    });
+    this.log(`block ${hash} at height ${job.template.height} by ${worker}: ${verdict ?? "accepted"}`);
+    await this.poller.refresh();
+  }
+}

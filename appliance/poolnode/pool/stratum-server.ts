@@ -1,0 +1,207 @@
+/**
+ * The pool node's stratum v1 listener for Bitcoin-family miners (protocols.md §A). It reuses the
+ * engine's line splitter, envelope and per-method parsers; the share's fate is decided by hashing
+ * (share-verifier.ts), never by trusting the miner.
+ */
+import type { Socket, TCPSocketListener } from "bun";
+import { ErrorCode, StratumError } from "../../engine/stratum/bitcoin/errors.ts";
+import { parseAuthorize, parseSubmit, parseSubscribe } from "../../engine/stratum/bitcoin/messages.ts";
+import { Method } from "../../engine/stratum/bitcoin/methods.ts";
+import type { PowAlgorithm } from "../../engine/stratum/bitcoin/target.ts";
+import { LineSplitter, lineSink, MAX_LINE_BYTES } from "../../engine/stratum/line-codec.ts";
+import {
+  errorLine,
+  type PositionalMessage,
+  parsePositional,
+  requestLine,
+  resultLine,
+} from "../../engine/stratum/message.ts";
+import { EXTRANONCE2_BYTES } from "./coinbase.ts";
+import type { PoolJob } from "./job.ts";
+import type { JobBook } from "./job-book.ts";
+import { type ValidShare, verifyShare } from "./share-verifier.ts";
+
+export interface StratumHooks {
+  /** Whether the address part of `address[.worker]` may mine here (the daemon's validateaddress). */
+  authorize(address: string): Promise<boolean>;
+  onShare(worker: string, job: PoolJob, share: ValidShare): void;
+  onReject(worker: string, error: StratumError): void;
+}
+
+export interface StratumOptions {
+  host: string;
+  port: number;
+  difficulty: number;
+  algorithm: PowAlgorithm;
+}
+
+interface Session {
+  socket: Socket<Session>;
+  splitter: LineSplitter;
+  extranonce1: string;
+  subscribed: boolean;
+  /** worker names authorized on this connection */
+  workers: Set<string>;
+  /** the first authorize was granted: difficulty and job follow its answer */
+  welcome: boolean;
+}
+
+export class StratumServer {
+  private listener: TCPSocketListener<Session> | null = null;
+  private readonly sessions = new Set<Session>();
+  // random start so that two pool runs do not hand out the same extranonce1 to the first miners
+  private nextExtranonce1 = (Math.random() * 0xffffffff) >>> 0;
+
+  constructor(
+    private readonly opts: StratumOptions,
+    private readonly jobs: JobBook,
+    private readonly hooks: StratumHooks,
+  ) {}
+
+  get port(): number {
+    return this.listener?.port ?? 0;
+  }
+
+  get connections(): number {
+    return this.sessions.size;
+  }
+
+  start(): void {
+    this.listener = Bun.listen<Session>({
+      hostname: this.opts.host,
+      port: this.opts.port,
+      socket: {
+        open: (socket) => this.open(socket),
+        data: (socket, chunk) => socket.data.splitter.push(chunk),
+        close: (socket) => this.drop(socket.data),
+        error: (socket) => this.drop(socket.data),
+      },
+    });
+  }
+
+  stop(): void {
+    this.listener?.stop(true);
+    this.listener = null;
+    this.sessions.clear();
+  }
+
+  private drop(s: Session): void {
+    this.sessions.delete(s);
+  }
+
+  /** Sends a job to every miner that has authorized. */
+  broadcast(job: PoolJob, clean: boolean): void {
+    const line = requestLine(null, Method.NOTIFY, job.notifyParams(clean));
+    for (const s of this.sessions) if (s.workers.size > 0) s.socket.write(line);
+  }
+
+  private open(socket: Socket<Session>): void {
+    this.nextExtranonce1 = (this.nextExtranonce1 + 1) >>> 0;
+    const session: Session = {
+      socket,
+      extranonce1: this.nextExtranonce1.toString(16).padStart(8, "0"),
+      subscribed: false,
+      workers: new Set(),
+      welcome: false,
+      splitter: new LineSplitter(
+        MAX_LINE_BYTES,
+        lineSink(
+          (line) => this.onLine(session, line),
+          () => socket.end(),
+        ),
+      ),
+    };
+    socket.data = session;
+    this.sessions.add(session);
+  }
+
+  private onLine(s: Session, line: string): void {
+    const m = parsePositional(line);
+    if (m === null) {
+      s.socket.end();
+      return;
+    }
+    if (m.kind === "response") return;
+    const answer = this.answer(s, m);
+    if (answer instanceof Promise) void answer.then((a) => this.reply(s, m.id, a));
+    else this.reply(s, m.id, answer);
+  }
+
+  private reply(s: Session, id: PositionalMessage["id"], a: unknown): void {
+    s.socket.write(a instanceof StratumError ? errorLine(id, a.toJSON()) : resultLine(id, a));
+    // after the answer, so that the miner knows it is authorized before its first job arrives
+    if (s.welcome) {
+      s.welcome = false;
+      s.socket.write(requestLine(null, Method.SET_DIFFICULTY, [this.opts.difficulty]));
+      const job = this.jobs.current;
+      if (job !== null) s.socket.write(requestLine(null, Method.NOTIFY, job.notifyParams(true)));
+    }
+  }
+
+  private answer(s: Session, m: PositionalMessage & { kind: "request" }): unknown {
+    switch (m.method) {
+      case Method.SUBSCRIBE: {
+        const sub = parseSubscribe(m.params);
+        if (sub instanceof StratumError) return sub;
+        s.subscribed = true;
+        const sid = s.extranonce1;
+        return [
+          [
+            [Method.SET_DIFFICULTY, sid],
+            [Method.NOTIFY, sid],
+          ],
+          s.extranonce1,
+          EXTRANONCE2_BYTES,
+        ];
+      }
+      case Method.AUTHORIZE:
+        return this.authorize(s, m.params);
+      case Method.SUBMIT:
+        return this.submit(s, m.params);
+      case Method.PING:
+        return "pong";
+      default:
+        return new StratumError(ErrorCode.OTHER, `unsupported method ${m.method}`);
+    }
+  }
+
+  private async authorize(s: Session, params: unknown[]): Promise<boolean | StratumError> {
+    const a = parseAuthorize(params);
+    if (a instanceof StratumError) return a;
+    if (!s.subscribed) return new StratumError(ErrorCode.NOT_SUBSCRIBED, "not subscribed");
+    const address = a.user.split(".")[0] as string;
+    let ok: boolean;
+    try {
+      ok = await this.hooks.authorize(address);
+    } catch {
+      return new StratumError(ErrorCode.OTHER, "the coin daemon did not answer");
+    }
+    if (!ok) return new StratumError(ErrorCode.UNAUTHORIZED, "not a valid address for this coin");
+    if (s.workers.size === 0) s.welcome = true;
+    s.workers.add(a.user);
+    return true;
+  }
+
+  private submit(s: Session, params: unknown[]): true | StratumError {
+    const sub = parseSubmit(params);
+    if (sub instanceof StratumError) return sub;
+    if (!s.subscribed) return new StratumError(ErrorCode.NOT_SUBSCRIBED, "not subscribed");
+    if (!s.workers.has(sub.worker))
+      return this.reject(sub.worker, ErrorCode.UNAUTHORIZED, "unauthorized worker");
+    const job = this.jobs.get(sub.jobId);
+    if (job === undefined) return this.reject(sub.worker, ErrorCode.STALE, "stale job");
+    const share = verifyShare(job, s.extranonce1, sub, this.opts.difficulty, this.opts.algorithm);
+    if (share instanceof StratumError) {
+      this.hooks.onReject(sub.worker, share);
+      return share;
+    }
+    this.hooks.onShare(sub.worker, job, share);
+    return true;
+  }
+
+  private reject(worker: string, code: number, message: string): StratumError {
+    const e = new StratumError(code, message);
+    this.hooks.onReject(worker, e);
+    return e;
+  }
+}

@@ -1,0 +1,293 @@
+/**
+ * The pool node end to end on a real litecoind in regtest: a hashing test miner (scrypt with
+ * @noble/hashes) mines through the pool's stratum port, its shares are verified, the winning ones go
+ * to submitblock, and the daemon's own answers (litecoin-cli) show the chain grew with blocks whose
+ * coinbase pays the pool's address and whose scrypt hash, recomputed here with @noble/hashes, meets
+ * their bits. A raw stratum client then checks duplicate, stale, low-difficulty and unauthorized.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { hexToBytes } from "@noble/hashes/utils.js";
+import {
+  type Notify,
+  parseNotify,
+  parseSubscribeResult,
+} from "../../../appliance/engine/stratum/bitcoin/messages.ts";
+import { blockStatus } from "../../../appliance/poolnode/pool/block-tracker.ts";
+import { witnessCoinbase } from "../../../appliance/poolnode/pool/coinbase.ts";
+import { PoolNode, type PoolNodeOptions } from "../../../appliance/poolnode/pool/pool-node.ts";
+import { cli, cliJson, RegtestPair, untilAsync } from "../../support/poolnode/regtest.ts";
+import { until } from "../../support/stratum/port-fixture.ts";
+import { RawClient } from "../../support/stratum/raw-client.ts";
+import {
+  digestHex,
+  digestValue,
+  headerOf,
+  powDigest,
+  sha256d,
+  targetFor,
+  targetFromBits,
+} from "../../support/stratum/share-check.ts";
+import { TestMiner } from "../../support/stratum/test-miner.ts";
+
+/**
+ * Regtest's network target is about 2^255 (scrypt difficulty ≈ 2^-15). At 2^-8 one hash in 256 is a
+ * share and every share is a block, so the test miner finds blocks without flooding the pool; at
+ * 2^-16 nearly every hash is a share and about half of them blocks, so the hand miner can pick both
+ * kinds on one job.
+ */
+const DIFFICULTY = 2 ** -8;
+const FINE_DIFFICULTY = 2 ** -16;
+
+let chain: RegtestPair;
+let pool: PoolNode;
+let poolAddress: string;
+let minerAddress: string;
+let mempoolTxs: string[];
+
+function poolOptions(difficulty: number): PoolNodeOptions {
+  return {
+    coin: "LTC",
+    daemon: { url: chain.rpcUrl, credentials: { cookieFile: chain.cookieFile } },
+    poolAddress,
+    host: "127.0.0.1",
+    port: 0,
+    difficulty,
+    pollMs: 200,
+  };
+}
+
+beforeAll(async () => {
+  chain = await RegtestPair.start();
+  poolAddress = await cli(chain.node, "getnewaddress");
+  minerAddress = await cli(chain.node, "getnewaddress");
+  // transactions for the pool's first block to carry: with the coinbase an odd count, so the merkle
+  // branch needs its duplicated last node, and the witness commitment covers them
+  mempoolTxs = [
+    await cli(chain.node, "sendtoaddress", minerAddress, "2"),
+    await cli(chain.node, "sendtoaddress", minerAddress, "3"),
+  ];
+  pool = await PoolNode.start(poolOptions(DIFFICULTY));
+});
+
+afterAll(async () => {
+  await pool?.stop();
+  await chain?.stop();
+});
+
+interface BlockView {
+  height: number;
+  confirmations: number;
+  bits: string;
+  tx: {
+    txid: string;
+    vin: { coinbase?: string }[];
+    vout: { value: number; scriptPubKey: { hex: string; addresses?: string[] } }[];
+  }[];
+}
+
+describe("mining through the pool node", () => {
+  test("a hashing miner finds blocks that the daemon accepts, paying the pool", async () => {
+    await until(() =>
+      mempoolTxs.every((id) => pool.currentJob?.template.transactions.some((t) => t.txid === id) === true),
+    );
+    const heightBefore = Number(await cli(chain.node, "getblockcount"));
+    const poolScript = (await cliJson<{ scriptPubKey: string }>(chain.node, "getaddressinfo", poolAddress))
+      .scriptPubKey;
+    const miner = TestMiner.start({
+      port: pool.port,
+      user: `${minerAddress}.rig1`,
+      category: "scrypt",
+      maxShares: 400,
+    });
+    await until(
+      () => pool.blocks.blocks.filter((b) => b.verdict === null).length >= 3 || miner.report.disconnects > 0,
+    );
+    const report = await miner.finish();
+    await untilAsync(async () => {
+      await pool.blocks.refresh(pool.daemon);
+      return pool.blocks.blocks.every((b) => blockStatus(b) !== "submitted");
+    });
+
+    expect(report.authorized).toBe(true);
+    expect(report.accepted).toBeGreaterThan(0);
+    // the pool counted exactly the shares it told the miner it accepted
+    expect(pool.stats.accepted).toBe(report.accepted);
+    expect(pool.stats.work.get(`${minerAddress}.rig1`)).toBe(report.accepted * DIFFICULTY);
+
+    const accepted = pool.blocks.blocks.filter((b) => b.verdict === null);
+    expect(accepted.length).toBeGreaterThanOrEqual(3);
+    expect(Number(await cli(chain.node, "getblockcount"))).toBeGreaterThanOrEqual(
+      heightBefore + accepted.length,
+    );
+    for (const found of accepted) {
+      const block = await cliJson<BlockView>(chain.node, "getblock", found.hash, "2");
+      expect(block.height).toBe(found.height);
+      expect(block.confirmations).toBeGreaterThanOrEqual(1);
+      const coinbase = block.tx[0];
+      expect(coinbase?.vout[0]?.scriptPubKey.hex).toBe(poolScript);
+      // BIP34 (not enforced below height 500 on regtest, so asked of the daemon's script decoder)
+      const scriptSig = await cliJson<{ asm: string }>(
+        chain.node,
+        "decodescript",
+        coinbase?.vin[0]?.coinbase ?? "",
+      );
+      expect(scriptSig.asm.split(" ")[0]).toBe(String(found.height));
+      expect(coinbase?.vout[0]?.scriptPubKey.addresses).toEqual([poolAddress]);
+      // the header's scrypt hash meets the block's own target, and its sha256d is the block's id
+      const header = hexToBytes(await cli(chain.node, "getblockheader", found.hash, "false"));
+      expect(digestValue(powDigest(header, "scrypt"))).toBeLessThanOrEqual(targetFromBits(block.bits));
+      expect(digestHex(sha256d(header))).toBe(found.hash);
+    }
+    // the template's transactions went into the pool's blocks
+    for (const id of mempoolTxs) {
+      const tx = await cliJson<{ confirmations: number; blockhash: string }>(
+        chain.node,
+        "gettransaction",
+        id,
+      );
+      expect(tx.confirmations).toBeGreaterThanOrEqual(1);
+      expect(accepted.map((b) => b.hash)).toContain(tx.blockhash);
+    }
+  });
+});
+
+/** A stratum client driven by hand, finding nonces with @noble/hashes. */
+class HandMiner {
+  private constructor(
+    private readonly client: RawClient,
+    readonly user: string,
+    readonly extranonce1: string,
+    readonly job: Notify,
+  ) {}
+
+  static async connect(port: number, user: string): Promise<HandMiner> {
+    const c = await RawClient.connect(port);
+    c.request(1, "mining.subscribe", ["hand/1.0"]);
+    c.request(2, "mining.authorize", [user, "x"]);
+    await until(() => c.answer(1) !== undefined && c.answer(2) !== undefined);
+    expect(c.answer(2)?.error).toBeNull();
+    const subscribed = parseSubscribeResult(c.answer(1)?.result);
+    if (!("extranonce1" in subscribed)) throw new Error("bad subscribe answer");
+    const notify = () =>
+      c.lines
+        .map((l) => JSON.parse(l) as { method?: string; params: unknown[] })
+        .find((m) => m.method === "mining.notify");
+    await until(() => notify() !== undefined);
+    const job = parseNotify(notify()?.params ?? []);
+    if (!("jobId" in job)) throw new Error("bad notify");
+    return new HandMiner(c, user, subscribed.extranonce1, job);
+  }
+
+  /** The first nonce whose scrypt value passes `wanted`. */
+  find(extranonce2: string, wanted: (value: bigint) => boolean): string {
+    for (let n = 0; ; n++) {
+      const nonce = n.toString(16).padStart(8, "0");
+      const header = headerOf({ ...this.job, extranonce1: this.extranonce1, extranonce2, nonce });
+      if (wanted(digestValue(powDigest(header, "scrypt")))) return nonce;
+    }
+  }
+
+  private nextId = 10;
+
+  /** The pool's error for this share (null: accepted). */
+  async submit(
+    extranonce2: string,
+    nonce: string,
+    over: { jobId?: string; worker?: string } = {},
+  ): Promise<unknown> {
+    return this.verdict(this.send(extranonce2, nonce, over));
+  }
+
+  /** Sends a share without waiting for its answer; returns the request id. */
+  send(extranonce2: string, nonce: string, over: { jobId?: string; worker?: string } = {}): number {
+    const id = this.nextId++;
+    this.client.request(id, "mining.submit", [
+      over.worker ?? this.user,
+      over.jobId ?? this.job.jobId,
+      extranonce2,
+      this.job.ntime,
+      nonce,
+    ]);
+    return id;
+  }
+
+  async verdict(id: number): Promise<unknown> {
+    await until(() => this.client.answer(id) !== undefined);
+    return this.client.answer(id)?.error;
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}
+
+const code = (error: unknown): unknown => (Array.isArray(error) ? error[0] : error);
+
+describe("share checks", () => {
+  test("a share twice is a duplicate; after the pool's block on the job every share is stale", async () => {
+    const fine = await PoolNode.start(poolOptions(FINE_DIFFICULTY));
+    await until(() => fine.currentJob !== null);
+    const hand = await HandMiner.connect(fine.port, `${minerAddress}.hand`);
+    try {
+      const shareTarget = targetFor(FINE_DIFFICULTY, "scrypt");
+      const networkTarget = targetFromBits(hand.job.nbits);
+      const plain = hand.find("00000001", (v) => v > networkTarget && v <= shareTarget);
+      expect(await hand.submit("00000001", plain)).toBeNull();
+      expect(code(await hand.submit("00000001", plain))).toBe(22);
+      expect(code(await hand.submit("00000001", plain, { jobId: "fffff" }))).toBe(21);
+      expect(code(await hand.submit("00000001", plain, { worker: `${minerAddress}.other` }))).toBe(24);
+
+      const blocksBefore = fine.blocks.blocks.length;
+      const countBefore = Number(await cli(chain.node, "getblockcount"));
+      const winning = hand.find("00000002", (v) => v <= networkTarget);
+      const late = hand.find("00000003", (v) => v <= shareTarget);
+      // back to back: the late share arrives before the daemon's next template could
+      const winningId = hand.send("00000002", winning);
+      const lateId = hand.send("00000003", late);
+      expect(await hand.verdict(winningId)).toBeNull();
+      expect(code(await hand.verdict(lateId))).toBe(21);
+      await until(() => fine.blocks.blocks.length > blocksBefore);
+      const found = fine.blocks.blocks[blocksBefore];
+      expect(found?.verdict).toBeNull();
+      expect(Number(await cli(chain.node, "getblockcount"))).toBe(countBefore + 1);
+      expect(await cli(chain.node, "getbestblockhash")).toBe(found?.hash as string);
+    } finally {
+      hand.close();
+      await fine.stop();
+    }
+  });
+
+  test("the block's coinbase carries the witness reserved value and keeps its txid", async () => {
+    await until(() => pool.currentJob !== null);
+    const job = pool.currentJob as NonNullable<typeof pool.currentJob>;
+    const plain = `${job.coinbase.coinb1}0000000100000002${job.coinbase.coinb2}`;
+    const decoded = await cliJson<{ txid: string; hash: string; vin: { txinwitness?: string[] }[] }>(
+      chain.node,
+      "decoderawtransaction",
+      witnessCoinbase(plain),
+    );
+    expect(decoded.vin[0]?.txinwitness).toEqual(["00".repeat(32)]);
+    expect(decoded.txid).toBe(digestHex(sha256d(hexToBytes(plain))));
+    expect(decoded.hash).not.toBe(decoded.txid);
+  });
+
+  test("a hash above the share target is low difficulty; an address the daemon refuses is unauthorized", async () => {
+    await until(() => pool.currentJob !== null);
+    const hand = await HandMiner.connect(pool.port, minerAddress);
+    try {
+      const target = targetFor(DIFFICULTY, "scrypt");
+      const rejectedBefore = pool.stats.rejected.get(23) ?? 0;
+      const weak = hand.find("00000001", (v) => v > target);
+      expect(code(await hand.submit("00000001", weak))).toBe(23);
+      expect(pool.stats.rejected.get(23)).toBe(rejectedBefore + 1);
+    } finally {
+      hand.close();
+    }
+    const stranger = await RawClient.connect(pool.port);
+    stranger.request(1, "mining.subscribe", []);
+    stranger.request(2, "mining.authorize", ["1NotAnAddress.rig", "x"]);
+    await until(() => stranger.answer(2) !== undefined);
+    expect(code(stranger.answer(2)?.error)).toBe(24);
+    stranger.close();
+  });
+});
