@@ -172,7 +172,7 @@ describe("alerts pushed to a webhook, a bot API and SMTP", () => {
     expect(rigAStates).toEqual(["firing", "resolved", "firing"]);
   });
 
-  test("20 miners dropped at once make one message, and their return one more", async () => {
+  test("20 miners dropped within a second make one message; each is reported back", async () => {
     await t.client.post("/api/warning/setting", {
       ...QUIET,
       device_offline: true,
@@ -185,19 +185,23 @@ describe("alerts pushed to a webhook, a bot API and SMTP", () => {
     );
     await until(() => rigs.every((m) => m.report.accepted > 0));
     const before = hook.received.length;
-    for (const m of rigs) m.stop();
+    // a switch's rigs do not drop in the same millisecond: the second half goes 600 ms after the
+    // first, past several evaluations, and still joins the first half's message
+    for (const m of rigs.slice(0, 10)) m.stop();
+    await Bun.sleep(600);
+    for (const m of rigs.slice(10)) m.stop();
     const grouped = await everywhere((s) => s.startsWith("20 devices offline:"));
     expect(grouped.bot).toContain("and 10 more");
     const back = Array.from({ length: 20 }, (_, i) =>
       mine({ port, user: `farm.rig${i}`, hashesPerSecond: 300 }),
     );
-    await everywhere((s) => s.startsWith("20 devices back online:"));
-    const about = hook.received.slice(before).filter((m) => m.json.text.includes("farm.rig"));
-    expect(about.map((m) => m.json.alerts.length)).toEqual([20, 20]);
-    expect(about.map((m) => m.json.title.split(":")[0])).toEqual([
-      "20 devices offline",
-      "20 devices back online",
-    ]);
+    // they come back as each reconnects (one message per evaluation that saw some return)
+    const about = () => hook.received.slice(before).filter((m) => m.json.text.includes("farm.rig"));
+    const states = () => about().flatMap((m) => m.json.alerts.map((a) => a.state));
+    await until(() => states().filter((s) => s === "resolved").length === 20);
+    const down = about().filter((m) => m.json.alerts.some((a) => a.state === "firing"));
+    expect(down.map((m) => [m.json.title, m.json.alerts.length])).toEqual([[grouped.hook, 20]]);
+    expect(states()).toHaveLength(40);
     for (const m of back) m.stop();
   });
 
