@@ -5,6 +5,10 @@
 import type { AlertMessage } from "../alert-message.ts";
 import { type Channels, TELEGRAM_API } from "../channel-settings.ts";
 
+/** Telegram refuses a message longer than 4,096 characters; a pool outage on many ports can make one. */
+const MAX_TEXT = 4096;
+const fit = (text: string): string => (text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT - 2)}\n…`);
+
 interface BotReply {
   ok?: boolean;
   description?: string;
@@ -21,7 +25,7 @@ export async function sendTelegram(
     res = await fetch(`${base}/bot${c.token}/sendMessage`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ chat_id: c.chat_id, text: message.text, disable_web_page_preview: true }),
+      body: JSON.stringify({ chat_id: c.chat_id, text: fit(message.text), disable_web_page_preview: true }),
       redirect: "error",
       signal: AbortSignal.timeout(timeoutMs),
     });
