@@ -32,11 +32,14 @@ const query = z.object({
 export type DeviceSortKey = keyof typeof SORT_KEYS;
 
 /**
- * A row of a device list: the device without its connection log, which only the device's own answer
- * (/api/stat/worker/{id}) carries — twenty events per device would add megabytes to a farm's list.
+ * Rows of a device list carry no connection log: only the device's own answer (/api/stat/worker/{id})
+ * does — twenty events per device would add megabytes to a farm's list. The views are made for this
+ * answer, so the log is cleared in place (JSON leaves an undefined field out) rather than by copying
+ * 10,000 objects, which cost the whole list a few milliseconds of its 50 ms budget.
  */
-function listRow({ connectionLog: _, ...row }: DeviceView): DeviceView {
-  return row;
+function withoutLogs(rows: DeviceView[]): DeviceView[] {
+  for (const d of rows) d.connectionLog = undefined;
+  return rows;
 }
 
 /**
@@ -48,7 +51,7 @@ export function devicePage(
   devices: DeviceView[],
   params: URLSearchParams,
 ): DeviceView[] | { total: number; items: DeviceView[] } {
-  if (!params.has("limit")) return devices.map(listRow);
+  if (!params.has("limit")) return withoutLogs(devices);
   const { limit, offset, sort, order, q } = parseWith(query, Object.fromEntries(params));
   const needle = q.toLowerCase();
   const matched = needle
@@ -67,5 +70,5 @@ export function devicePage(
     const c = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
     return c * sign;
   });
-  return { total: matched.length, items: matched.slice(offset, offset + limit).map(listRow) };
+  return { total: matched.length, items: withoutLogs(matched.slice(offset, offset + limit)) };
 }
