@@ -1,24 +1,24 @@
 /**
- * Which transports of spec §4 the engine implements. The others (RMS2/RMS3 upstreams) are refused
- * by the API and never started by the engine: a port that asks for one must not be served as plain
- * TCP/SSL instead, silently.
+ * Which transports of spec §4 the engine implements. The others (an RMS2/RMS3 fee pool, the RMS
+ * tunnel on the forwarding coin) are refused by the API and never started by the engine: a port
+ * that asks for one must not be served as plain TCP/SSL instead, silently.
  */
 import { ConnectMode, ListenProtocol, type Port, type PortSetting, type PortWallet } from "./port.ts";
 
 const TUNNEL_LISTEN: readonly number[] = [ListenProtocol.RMS, ListenProtocol.RMS2, ListenProtocol.RMS3];
 const TUNNEL_UPSTREAM: readonly number[] = [ConnectMode.RMS2, ConnectMode.RMS3];
-/** the forwarding coin relays bytes without stratum, so it has no streams to carry in a tunnel */
+/** the forwarding coin relays bytes without stratum: it has no streams or sessions to carry in a tunnel */
 const FORWARD_CATEGORY = "nginx";
 
 /** A transport the port asks for that is not implemented: named for a log line, and the field asking. */
 export interface MissingTransport {
   what: string;
-  field: "protocol" | "setting.et_mode" | "connect_mode" | "connect_mode2" | "wallets";
+  field: "protocol" | "setting.et_mode" | "connect_mode" | "wallets";
 }
 
 /** The first transport the port asks for that is not implemented, or null. */
 export function missingTransport(
-  p: Pick<Port, "protocol" | "setting" | "connect_mode" | "connect_mode2" | "pool_address2"> & {
+  p: Pick<Port, "protocol" | "setting" | "connect_mode"> & {
     category?: string;
     wallets: readonly Pick<PortWallet, "ratio" | "pool_protocol">[];
   },
@@ -29,10 +29,8 @@ export function missingTransport(
     return { what: "KENC over a protocol other than SSL", field: "setting.et_mode" };
   if (p.setting.et_mode === 2 && p.protocol !== ListenProtocol.TCP)
     return { what: "SOCKS5 over a protocol other than TCP", field: "setting.et_mode" };
-  if (TUNNEL_UPSTREAM.includes(p.connect_mode))
-    return { what: "an RMS2/RMS3 upstream", field: "connect_mode" };
-  if (p.pool_address2.trim() !== "" && TUNNEL_UPSTREAM.includes(p.connect_mode2))
-    return { what: "an RMS2/RMS3 standby upstream", field: "connect_mode2" };
+  if (p.category === FORWARD_CATEGORY && TUNNEL_UPSTREAM.includes(p.connect_mode))
+    return { what: "an RMS2/RMS3 target on a forwarding port", field: "connect_mode" };
   if (p.wallets.some((w) => w.ratio > 0 && TUNNEL_UPSTREAM.includes(w.pool_protocol)))
     return { what: "an RMS2/RMS3 fee pool", field: "wallets" };
   return null;

@@ -17,10 +17,11 @@ import { PoolRoute } from "./pool-route.ts";
 import { PROXY_AGENT } from "./stratum/agent.ts";
 import { familyFor } from "./stratum/families.ts";
 import type { Family, FamilyRuntime, MinerConnection, PortContext } from "./stratum/family.ts";
-import { type Endpoint, parseEndpoint } from "./transport/endpoint.ts";
+import type { Endpoint } from "./transport/endpoint.ts";
 import { startForward } from "./transport/forward.ts";
 import { startFrontedListener } from "./transport/fronted-listener.ts";
 import type { ConnectionHooks, RunningListener } from "./transport/listener.ts";
+import { TunnelUplinks } from "./transport/tunnel/uplinks.ts";
 
 export const FORWARD_CATEGORY = "nginx";
 
@@ -60,6 +61,8 @@ export class ProxyPort implements PortContext {
   private listener: RunningListener | null = null;
   private connections = 0;
   private readonly route: PoolRoute;
+  /** tunnels to the pools whose connect mode is RMS2/RMS3 */
+  private readonly uplinks: TunnelUplinks;
   private sweepTimer: ReturnType<typeof setInterval> | null = null;
   private feeTimer: ReturnType<typeof setInterval> | null = null;
 
@@ -88,9 +91,14 @@ export class ProxyPort implements PortContext {
     this.fee.holdMs = feeHoldMs;
     this.fee.setWallets(config.wallets);
     const family = this.family;
+    this.uplinks = new TunnelUplinks(
+      () => deps.kencKey?.() ?? "",
+      (m) => this.log("warn", m),
+    );
+    const [main, standby] = this.poolEndpoints(config);
     this.route = new PoolRoute(
-      parseEndpoint(config.pool_address, config.connect_mode),
-      config.pool_address2.trim() ? parseEndpoint(config.pool_address2, config.connect_mode2) : null,
+      main,
+      standby,
       timing.failbackProbeMs,
       (ep) =>
         family === null ? Promise.resolve(0) : family.probe(ep, this.agentFor(null), timing.connectTimeoutMs),
@@ -99,6 +107,14 @@ export class ProxyPort implements PortContext {
       (move) => deps.poolMoved?.(this.portId, move),
     );
     this.runtime = family?.runtime(this) ?? null;
+  }
+
+  /** The main and standby pools' endpoints; an RMS2/RMS3 pool is reached through its tunnel's loopback port. */
+  private poolEndpoints(p: Port): [Endpoint | null, Endpoint | null] {
+    return [
+      this.uplinks.endpoint(p.pool_address, p.connect_mode),
+      p.pool_address2.trim() ? this.uplinks.endpoint(p.pool_address2, p.connect_mode2) : null,
+    ];
   }
 
   get portId(): number {
@@ -185,6 +201,7 @@ export class ProxyPort implements PortContext {
     this.feeTimer = null;
     this.runtime?.stop();
     this.route.stop();
+    this.uplinks.stop();
     this.log("info", "stopped");
   }
 
@@ -193,10 +210,9 @@ export class ProxyPort implements PortContext {
     if (restartNeeded(this.config, next, this.mode)) return false;
     const before = this.config;
     this.config = next;
-    this.route.update(
-      parseEndpoint(next.pool_address, next.connect_mode),
-      next.pool_address2.trim() ? parseEndpoint(next.pool_address2, next.connect_mode2) : null,
-    );
+    const endpoints = this.poolEndpoints(next);
+    this.route.update(...endpoints);
+    this.uplinks.retain(endpoints);
     if (JSON.stringify(before.wallets) !== JSON.stringify(next.wallets)) this.updateWallets(next);
     return true;
   }

@@ -22,7 +22,12 @@ describe("a stored port asking for a transport the engine does not implement", (
       { et_mode: 2 },
       "SOCKS5 over a protocol other than TCP is not implemented",
     ],
-    ["an RMS2 upstream", { connect_mode: ConnectMode.RMS2 }, {}, "an RMS2/RMS3 upstream is not implemented"],
+    [
+      "an RMS2 target on the forwarding coin",
+      { connect_mode: ConnectMode.RMS2, category: "nginx", currency: "NGINX" },
+      {},
+      "an RMS2/RMS3 target on a forwarding port is not implemented",
+    ],
     [
       "an RMS3 fee pool",
       {

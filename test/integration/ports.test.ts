@@ -161,11 +161,11 @@ describe("spec §5 rules", () => {
     expect(after.map((w) => w.id)).not.toContain(a?.id as number);
   });
 
-  test("transports that are not implemented (RMS2/RMS3 upstreams, a tunnel to the forwarding coin) are refused, not served as TCP/SSL", async () => {
+  test("transports that are not implemented (RMS2/RMS3 fee pools, a tunnel on the forwarding coin) are refused, not served as TCP/SSL", async () => {
     for (const [over, field] of [
       [{ currency: "NGINX", protocol: 6, wallets: [] }, "protocol"],
       [{ protocol: 0, setting: { et_mode: 1 } }, "setting.et_mode"],
-      [{ connect_mode: 5 }, "connect_mode"],
+      [{ currency: "NGINX", connect_mode: 5, wallets: [] }, "connect_mode"],
       [
         { wallets: [{ addr: "f", device: "f", pool_address: "127.0.0.1:1", pool_protocol: 6, ratio: 0.02 }] },
         "wallets",
@@ -179,6 +179,10 @@ describe("spec §5 rules", () => {
     expect((await create({ protocol: 0, setting: { et_mode: 2 } })).status).toBe(200);
     expect((await create({ protocol: 1, setting: { et_mode: 1 } })).status).toBe(200);
     for (const protocol of [2, 5, 6]) expect((await create({ protocol })).status).toBe(200);
+    // a main or standby pool behind another Pithead's tunnel port (appliance chaining)
+    expect((await create({ connect_mode: 6, pool_address2: "127.0.0.1:2", connect_mode2: 5 })).status).toBe(
+      200,
+    );
     const ok = await create();
     const rms = await t.client.post<ErrorBody>("/api/wallet/new", {
       server_id: ok.body.id,

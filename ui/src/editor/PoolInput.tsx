@@ -26,8 +26,8 @@ export function PoolInput({ form, set, which, error }: Props) {
             onChange={(e) => set({ [modeKey]: Number(e.currentTarget.value) })}
           >
             {CONNECT_MODES.map((m) => (
-              <option key={m.code} value={m.code} disabled={!m.available}>
-                {m.available ? m.label : `${m.label} — ${t("coin.not_available")}`}
+              <option key={m.code} value={m.code}>
+                {m.label}
               </option>
             ))}
           </select>

@@ -81,8 +81,8 @@ export function WalletRowEditor({ index, row, coin, errors, poolLocked, onChange
               onChange={(e) => onChange({ pool_protocol: Number(e.currentTarget.value) })}
             >
               {CONNECT_MODES.map((m) => (
-                <option key={m.code} value={m.code}>
-                  {m.label}
+                <option key={m.code} value={m.code} disabled={!m.feeAvailable}>
+                  {m.feeAvailable ? m.label : `${m.label} — ${t("coin.not_available")}`}
                 </option>
               ))}
             </select>

@@ -3,12 +3,16 @@ import type { PortItem, PortPayload, WireWallet } from "./port-types.ts";
 
 export type ListenChoice = "TCP" | "SSL" | "TTS" | "RMS" | "RMS2" | "RMS3" | "KENC" | "SOCKS5";
 export const LISTEN_CHOICES: ListenChoice[] = ["TCP", "SSL", "TTS", "KENC", "SOCKS5", "RMS", "RMS2", "RMS3"];
-/** RMS2/RMS3 upstreams are shown but not selectable: the server refuses them (appliance/domain/transports.ts). */
-export const CONNECT_MODES: { code: number; label: string; available: boolean }[] = [
-  { code: 0, label: "TCP", available: true },
-  { code: 1, label: "SSL", available: true },
-  { code: 5, label: "RMS2", available: false },
-  { code: 6, label: "RMS3", available: false },
+/**
+ * Pool protocols: RMS2/RMS3 reach another Pithead's tunnel port (docs/rms-tunnel.md) for the main and
+ * standby pools; a fee pool shows them but cannot select them (the server refuses them there:
+ * appliance/domain/transports.ts).
+ */
+export const CONNECT_MODES: { code: number; label: string; feeAvailable: boolean }[] = [
+  { code: 0, label: "TCP", feeAvailable: true },
+  { code: 1, label: "SSL", feeAvailable: true },
+  { code: 5, label: "RMS2", feeAvailable: false },
+  { code: 6, label: "RMS3", feeAvailable: false },
 ];
 export const MAX_WALLETS = 10;
 export const NGINX = "NGINX";
