@@ -39,14 +39,16 @@ async function register(c: TestAppliance, address: string, token: string, remark
 beforeAll(async () => {
   [central, remote, pool] = await Promise.all([
     startTestAppliance(),
-    startTestAppliance(),
+    // the remote evaluates its alert rules often, so that a device going offline fires soon
+    startTestAppliance(undefined, true, { alertTiming: { tickMs: 200, burstMs: 100 } }),
     TestPool.start({ difficulty: 2e-8, extranonce2Size: 8 }),
   ]);
   expect(
     (await remote.client.post("/api/port/new", portBody({ port, status: 1, pool_address: pool.address })))
       .status,
   ).toBe(200);
-  await remote.client.post("/api/warning/setting", { device_offline: true, hashrate_drop: 20, push_key: "" });
+  const rules = { device_offline: true, offline_grace_s: 1, hashrate_drop: 20, push_key: "" };
+  expect((await remote.client.post("/api/warning/setting", rules)).status).toBe(200);
   miner = TestMiner.start({ port, user: "wal.rig1", maxMs: 110_000 });
 });
 afterAll(async () => {
@@ -55,7 +57,7 @@ afterAll(async () => {
   await Promise.all([central.close(), remote.close()]);
 });
 
-test("a remote's hashrate, online devices, ports and alert rules are listed", async () => {
+test("a remote's hashrate, online devices, ports and alert state are listed; a device going offline there shows as a firing alert", async () => {
   const token = (await remote.client.get<{ token: string }>("/api/remote/token")).body.token;
   const id = await register(central, remote.app.httpsUrl(), token, "rack 1");
   let row: Listed | undefined;
@@ -70,10 +72,26 @@ test("a remote's hashrate, online devices, ports and alert rules are listed", as
     ports: { total: 1, active: 1 },
     online: 1,
     devices: { online: 1, offline: 0, total: 1 },
-    alerts: { device_offline: true, hashrate_drop: 20 },
+    alerts: { firing: 0, kinds: [], device_offline: true, hashrate_drop: 20 },
   });
   expect(row?.stat?.hashrate?.map((h) => h.coin)).toEqual(["BTC"]);
   expect(row?.stat?.hashrate?.[0]?.current).toBeGreaterThan(0);
+
+  miner.stop();
+  for (let i = 0; i < 600; i++) {
+    const rows = (await central.client.get<Listed[]>("/api/remote/list?refresh=1")).body;
+    row = rows.find((r) => r.id === id);
+    if ((row?.stat?.alerts?.firing ?? 0) > 0) break;
+    await Bun.sleep(100);
+  }
+  expect(row?.stat).toMatchObject({
+    devices: { online: 0, offline: 1 },
+    alerts: { firing: 1, kinds: ["device_offline"] },
+  });
+  // the remote's own alert history says the same
+  const own = (await remote.client.get<{ items: { kind: string; state: string }[] }>("/api/warning/history"))
+    .body;
+  expect(own.items.filter((a) => a.state === "firing").map((a) => a.kind)).toEqual(["device_offline"]);
   expect((await central.client.del(`/api/remote/${id}`)).status).toBe(200);
 });
 

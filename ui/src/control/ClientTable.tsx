@@ -2,7 +2,7 @@ import { EmptyRow } from "../components/EmptyRow.tsx";
 import { del } from "../lib/api.ts";
 import { ask } from "../lib/confirm.ts";
 import { formatBytes, formatDuration, formatHashrate, formatTime } from "../lib/format.ts";
-import { t } from "../lib/i18n.ts";
+import { hasKey, t } from "../lib/i18n.ts";
 import type { FleetStat, RemoteClient } from "../lib/remote-types.ts";
 import { toast } from "../lib/toast.ts";
 import { LINK, TD, TH } from "../lib/ui.ts";
@@ -57,13 +57,28 @@ function hashrate(s: FleetStat): string {
   return s.hashrate.map((h) => `${h.coin} ${formatHashrate(h.current)}`).join(", ");
 }
 
-function alerts(s: FleetStat): string {
-  if (!s.alerts) return "-";
-  const on = [
-    s.alerts.device_offline ? t("remote.alert_offline") : "",
-    s.alerts.hashrate_drop > 0 ? t("remote.alert_drop", { pct: s.alerts.hashrate_drop }) : "",
+/** The remote's alert state: the episodes firing now by kind, or none (with the rules it has on). */
+function Alerts({ s }: { s: FleetStat }) {
+  const a = s.alerts;
+  if (!a) return <>-</>;
+  if (a.firing)
+    return (
+      <span class="text-bad" data-firing={a.firing}>
+        {t("remote.alerts_firing", { n: a.firing })}:{" "}
+        {(a.kinds ?? [])
+          .map((k) => (hasKey(`remote.alert_kind.${k}`) ? t(`remote.alert_kind.${k}`) : k))
+          .join(", ")}
+      </span>
+    );
+  const rules = [
+    a.device_offline ? t("remote.alert_offline") : "",
+    a.hashrate_drop > 0 ? t("remote.alert_drop", { pct: a.hashrate_drop }) : "",
   ].filter(Boolean);
-  return on.length ? on.join(", ") : t("remote.alerts_off");
+  return (
+    <span class="text-ok" data-firing={0} title={rules.join(", ") || t("remote.alerts_off")}>
+      {t("remote.alerts_quiet")}
+    </span>
+  );
 }
 
 /**
@@ -134,7 +149,7 @@ export function ClientTable({ list, onPorts, onEdit, onPin, onReload }: Props) {
                   {s ? `${s.ports.active} / ${s.ports.total}` : "-"}
                 </td>
                 <td class={TD} data-col="alerts">
-                  {s ? alerts(s) : "-"}
+                  {s ? <Alerts s={s} /> : "-"}
                 </td>
                 <td class={TD}>{s ? `${s.cpu.toFixed(1)}%` : "-"}</td>
                 <td class={TD}>{s ? `${s.memory.usage_percent.toFixed(1)}%` : "-"}</td>

@@ -4,7 +4,8 @@ import type { SysStat } from "./sys-types.ts";
 export interface FleetStat extends SysStat {
   hashrate?: { coin: string; current: number; m15: number }[];
   devices?: { online: number; offline: number; total: number };
-  alerts?: { device_offline: boolean; hashrate_drop: number };
+  /** alert episodes firing on the remote now, by kind, and two of its rules */
+  alerts?: { firing?: number; kinds?: string[]; device_offline: boolean; hashrate_drop: number };
 }
 
 /** A remote instance as GET /api/remote/list answers it (token never included). */
