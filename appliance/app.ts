@@ -14,6 +14,7 @@ import type { EngineControl } from "./domain/engine.ts";
 import { CertificateService } from "./ops/certificate-service.ts";
 import { FleetMonitor } from "./ops/group/fleet-monitor.ts";
 import { SysinfoSampler } from "./ops/sysinfo/index.ts";
+import { PoolNodeService } from "./poolnode/service.ts";
 import type { SeriesStore } from "./stats/series-store.ts";
 import { AdminStore } from "./store/admin.ts";
 import { AuditLog } from "./store/audit-log.ts";
@@ -102,6 +103,7 @@ export function buildContext(
     httpsPort: () => web.httpsPort(),
     certificateChanged: () => web.certificateChanged(),
     fleet: new FleetMonitor(f.remotes, f.audit),
+    poolNode: new PoolNodeService(f.settings, config.host, (level, message) => f.logs.add(level, message)),
   };
 }
 

@@ -128,6 +128,7 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
     });
   }
   web.start();
+  await ctx.poolNode.resume();
   ctx.fleet.start();
   alerts.start();
   f.logs.add("running", `pithead ${VERSION} started`);
@@ -140,6 +141,7 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
       await ctx.fleet.stop();
       await alerts.stop();
       await server.stop();
+      await ctx.poolNode.shutdown();
       await engine.shutdown();
       series.close();
       f.logs.add("running", "pithead stopped");

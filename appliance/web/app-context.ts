@@ -9,6 +9,7 @@ import type { Config } from "../config.ts";
 import type { EngineControl } from "../domain/engine.ts";
 import type { FleetMonitor } from "../ops/group/fleet-monitor.ts";
 import type { SysinfoSampler } from "../ops/sysinfo/index.ts";
+import type { PoolNodeService } from "../poolnode/service.ts";
 import type { SeriesStore } from "../stats/series-store.ts";
 
 /** Everything a request handler may use: the stores and services of the foundation, and the rest, built once at start. */
@@ -40,6 +41,8 @@ export interface AppContext extends Foundation {
   certificateChanged(): void;
   /** group control's remotes, read in the background (the fleet view) */
   fleet: FleetMonitor;
+  /** the pool-node mode: its project and, when activated, the running pool */
+  poolNode: PoolNodeService;
   /** Re-reads web port, TLS and route and restarts the HTTP server in-process (the engine keeps running). */
   restartWeb(reason: string): void;
 }

@@ -97,6 +97,9 @@ export const MESSAGES = {
   "lang.blacklist.err_ip": "Not an IP address (one IPv4 or IPv6 address per line)",
   "lang.blacklist.err_empty": "Please enter an entry",
   "lang.preset.err_incomplete": "Please fill in the information completely",
+  "lang.poolnode.err_config":
+    "Pool-node configuration check failed: coin, daemon RPC address, a cookie file or a user and password, pool address, difficulty and stratum port",
+  "lang.poolnode.err_daemon": "The coin daemon did not answer, or refused the pool address",
   "lang.remote.err_required": "All three configurations are mandatory",
   "lang.remote.err_address": "The access address must start with https://",
   "lang.remote.err_https":

@@ -94,6 +94,11 @@ export class PoolNode {
     return this.server.port;
   }
 
+  /** miners connected to the stratum port */
+  get connections(): number {
+    return this.server.connections;
+  }
+
   get currentJob(): PoolJob | null {
     return this.jobs.current;
   }

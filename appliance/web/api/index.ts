@@ -8,6 +8,7 @@ import { feeAuditRoutes } from "./fee-audit.ts";
 import { historyRoutes } from "./history.ts";
 import { liveRoutes } from "./live.ts";
 import { passwordChangeRoutes } from "./password-change.ts";
+import { poolNodeRoutes } from "./poolnode.ts";
 import { portRoutes } from "./ports.ts";
 import { preferenceRoutes } from "./preferences.ts";
 import { ratioRoutes } from "./ratios.ts";
@@ -40,4 +41,5 @@ export const allRoutes: Route[] = [
   ...metricsTokenRoutes,
   ...updateRoutes,
   ...auditRoutes,
+  ...poolNodeRoutes,
 ];

@@ -25,6 +25,8 @@ POST /api/route
 POST /api/web/tls/:flag
 POST /api/web/port/restart
 POST /api/update/upload
+POST /api/poolnode/project/apply
+POST /api/poolnode/project/config
 `
   .trim()
   .split("\n")

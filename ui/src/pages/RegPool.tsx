@@ -7,28 +7,69 @@ import { useFetch } from "../lib/useFetch.ts";
 
 interface NodeInfo {
   status?: number;
-  data?: { enable?: boolean; templates?: { active: number; total: number } };
+  data?: {
+    state: "activated" | "running";
+    error: string;
+    projectPort: number;
+    config: { coin: string };
+  };
 }
 
-/** Activate the pool node; status 4 means not activated (spec §4, §8). */
+interface SyncInfo {
+  status?: number;
+  data?: {
+    chain?: { chain: string; blocks: number };
+    template?: { height: number } | null;
+  };
+}
+
+const REFRESH_MS = 10_000;
+
+/** The pool node's state (docs/pool-node.md); status 4 means not activated (spec §4, §8). */
 export function RegPool() {
   const [info] = useFetch(
-    () => get<NodeInfo>("/api/poolnode/project/info", { quiet: true }).catch(() => ({ status: 4 })),
+    () => get<NodeInfo>("/api/poolnode/project/info", { quiet: true }).catch((): NodeInfo => ({ status: 4 })),
     [],
+    REFRESH_MS,
+  );
+  const running = info?.data?.state === "running";
+  const [sync] = useFetch(
+    () =>
+      running
+        ? get<SyncInfo>("/api/poolnode/sync/info", { quiet: true }).catch((): SyncInfo => ({}))
+        : Promise.resolve<SyncInfo>({}),
+    [running],
+    REFRESH_MS,
   );
   const [adding, setAdding] = useState(false);
-  const active = info !== null && info.status !== 4;
+  const node = info?.status === 0 ? info.data : undefined;
+  const chain = sync?.data?.chain;
   return (
     <div class="space-y-3" data-testid="regpool">
       <h1 class="text-lg font-semibold">{t("poolnode.title")}</h1>
-      <section class={CARD}>
+      <section class={CARD} data-testid="regpool-state">
         {info === null ? (
           <p class="text-mute">{t("common.loading")}</p>
-        ) : active ? (
-          <p class="text-ok">{t("poolnode.active")}</p>
-        ) : (
+        ) : node === undefined ? (
           <p role="status" class="text-warn">
             {t("poolnode.not_active")}
+          </p>
+        ) : node.state === "running" ? (
+          <p role="status" class="text-ok">
+            {t("poolnode.running", { coin: node.config.coin, port: node.projectPort })}
+          </p>
+        ) : (
+          <p role="status" class="text-warn">
+            {t("poolnode.activated", { error: node.error })}
+          </p>
+        )}
+        {running && chain && (
+          <p class="mt-2 text-sm" data-testid="regpool-sync">
+            {t("poolnode.sync", {
+              chain: chain.chain,
+              height: chain.blocks,
+              next: sync?.data?.template?.height ?? "—",
+            })}
           </p>
         )}
         <p class="mt-2 text-sm text-mute">{t("poolnode.help")}</p>

@@ -1,0 +1,145 @@
+/**
+ * The pool node's life in the appliance: not activated → activated → running (docs/pool-node.md).
+ * Activation starts the pool on the project's stratum port; a pool that cannot start (the daemon down
+ * at boot) leaves the node activated, not running, with the reason shown. Changes are serialized so
+ * that two clicks never start two pools on one port.
+ */
+import type { SettingsStore } from "../store/settings.ts";
+import type { BlockchainInfo } from "./daemon/calls.ts";
+import { PoolNode } from "./pool/pool-node.ts";
+import { daemonEndpoint, PROJECT_SETTING, type Project, readProject, type StoredProject } from "./project.ts";
+
+export type NodeState = "not_activated" | "activated" | "running";
+
+export interface SyncInfo {
+  chain: BlockchainInfo;
+  /** the job miners work on now; null until the daemon gave a template */
+  template: { height: number; transactions: number; bits: string; previousblockhash: string } | null;
+  connections: number;
+  blocks_found: number;
+}
+
+export class PoolNodeService {
+  private pool: PoolNode | null = null;
+  private error = "";
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly settings: SettingsStore,
+    private readonly host: string,
+    private readonly log: (level: "running" | "error", message: string) => void,
+  ) {}
+
+  project(): StoredProject | null {
+    return readProject(this.settings);
+  }
+
+  state(): NodeState {
+    if (this.project()?.active !== true) return "not_activated";
+    return this.pool === null ? "activated" : "running";
+  }
+
+  /** Why an activated node is not running ("" when it runs or is not activated). */
+  get lastError(): string {
+    return this.pool === null ? this.error : "";
+  }
+
+  get running(): PoolNode | null {
+    return this.pool;
+  }
+
+  /** At start: an activated node starts its pool again; a daemon that does not answer is logged. */
+  resume(): Promise<void> {
+    return this.serial(async () => {
+      if (this.project()?.active === true) await this.startPool().catch(() => {});
+    });
+  }
+
+  /** Stores the project; a running pool restarts with it. */
+  save(project: Project): Promise<void> {
+    return this.serial(async () => {
+      const active = this.project()?.active ?? false;
+      this.settings.set<StoredProject>(PROJECT_SETTING, { ...project, active });
+      if (this.pool !== null) {
+        await this.stopPool();
+        await this.startPool().catch(() => {});
+      }
+    });
+  }
+
+  /** Starts the pool; the node counts as activated only once it runs. */
+  activate(): Promise<void> {
+    return this.serial(async () => {
+      const p = this.project();
+      if (p === null) throw new Error("no project");
+      if (this.pool === null) await this.startPool();
+      this.settings.set<StoredProject>(PROJECT_SETTING, { ...p, active: true });
+    });
+  }
+
+  deactivate(): Promise<void> {
+    return this.serial(async () => {
+      await this.stopPool();
+      const p = this.project();
+      if (p !== null) this.settings.set<StoredProject>(PROJECT_SETTING, { ...p, active: false });
+    });
+  }
+
+  /** At shutdown: stops the pool, keeps the project active for the next start. */
+  shutdown(): Promise<void> {
+    return this.serial(() => this.stopPool());
+  }
+
+  async syncInfo(pool: PoolNode): Promise<SyncInfo> {
+    const chain = await pool.daemon.getBlockchainInfo();
+    const t = pool.currentJob?.template ?? null;
+    return {
+      chain,
+      template:
+        t === null
+          ? null
+          : {
+              height: t.height,
+              transactions: t.transactions.length,
+              bits: t.bits,
+              previousblockhash: t.previousblockhash,
+            },
+      connections: pool.connections,
+      blocks_found: pool.blocks.blocks.length,
+    };
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  private async startPool(): Promise<void> {
+    const p = this.project();
+    if (p === null) return;
+    try {
+      this.pool = await PoolNode.start({
+        coin: p.coin,
+        daemon: daemonEndpoint(p),
+        poolAddress: p.pool_address,
+        host: this.host,
+        port: p.stratum_port,
+        difficulty: p.difficulty,
+        log: (m) => this.log("running", `pool node: ${m}`),
+      });
+      this.error = "";
+      this.log("running", `pool node running on stratum port ${p.stratum_port}`);
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+      this.log("error", `pool node did not start: ${this.error}`);
+      throw e;
+    }
+  }
+
+  private async stopPool(): Promise<void> {
+    const pool = this.pool;
+    this.pool = null;
+    await pool?.stop();
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The first /api/poolnode/* calls on the real appliance with a real litecoind in regtest: status 4
+ * until activated, the project stored with zod's checks and the daemon password never read back or
+ * audited in clear, activation refused while the daemon refuses the pool address, then a running
+ * pool on the project's stratum port that a hashing miner extends the chain through, sync/info
+ * against litecoin-cli, the node running again after a restart, and deactivation closing the port.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { freePort, startTestAppliance, type TestAppliance } from "../../support/appliance.ts";
+import { cli, RegtestPair, RPC_PASSWORD, RPC_USER, untilAsync } from "../../support/poolnode/regtest.ts";
+import { RawClient } from "../../support/stratum/raw-client.ts";
+import { TestMiner } from "../../support/stratum/test-miner.ts";
+
+let chain: RegtestPair;
+let t: TestAppliance;
+let poolAddress: string;
+const stratumPort = freePort();
+
+interface Reply<T = Record<string, unknown>> {
+  status?: number;
+  data?: T;
+  error?: { key: string; field?: string };
+}
+
+function project(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    coin: "LTC",
+    rpc_url: chain.rpcUrl,
+    rpc_cookie_file: chain.cookieFile,
+    pool_address: poolAddress,
+    difficulty: 2 ** -8,
+    stratum_port: stratumPort,
+    ...overrides,
+  };
+}
+
+beforeAll(async () => {
+  chain = await RegtestPair.start();
+  poolAddress = await cli(chain.node, "getnewaddress");
+  t = await startTestAppliance();
+});
+
+afterAll(async () => {
+  await t?.close();
+  await chain?.stop();
+});
+
+test("not activated: status 4 everywhere", async () => {
+  for (const path of [
+    "/api/poolnode/project/info",
+    "/api/poolnode/project/config",
+    "/api/poolnode/sync/info",
+  ])
+    expect((await t.client.get<Reply>(path)).body.status).toBe(4);
+  expect((await t.client.post<Reply>("/api/poolnode/project/active")).body.status).toBe(4);
+});
+
+test("the project is checked, stored without the password and still not activated", async () => {
+  // the session logged in just now, so these password-guarded calls need no re-authentication
+  const noCredentials = await t.client.post<Reply>(
+    "/api/poolnode/project/apply",
+    project({ rpc_cookie_file: "" }),
+  );
+  expect(noCredentials.status).toBe(400);
+  expect(noCredentials.body.error?.key).toBe("lang.poolnode.err_config");
+  const badPort = await t.client.post<Reply>("/api/poolnode/project/apply", project({ stratum_port: 70000 }));
+  expect(badPort.body.error).toEqual(
+    expect.objectContaining({ key: "lang.poolnode.err_config", field: "stratum_port" }),
+  );
+
+  const withPassword = project({ rpc_cookie_file: "", rpc_user: RPC_USER, rpc_password: RPC_PASSWORD });
+  const saved = await t.client.post<Reply>("/api/poolnode/project/apply", withPassword);
+  expect(saved.status).toBe(200);
+  expect(saved.body.data).toEqual(
+    expect.objectContaining({ rpc_user: RPC_USER, rpc_password_set: true, active: false, coin: "LTC" }),
+  );
+  const config = await t.client.get("/api/poolnode/project/config");
+  expect(JSON.stringify(config.body)).not.toContain(RPC_PASSWORD);
+  const audit = await t.client.get("/api/audit?limit=50");
+  expect(JSON.stringify(audit.body)).toContain("pool-node project");
+  expect(JSON.stringify(audit.body)).not.toContain(RPC_PASSWORD);
+  expect((await t.client.get<Reply>("/api/poolnode/project/info")).body.status).toBe(4);
+});
+
+test("activation is refused while the daemon refuses the pool address", async () => {
+  // an empty password keeps the stored one
+  const wrong = project({ rpc_cookie_file: "", rpc_user: RPC_USER, pool_address: "not-an-address" });
+  expect((await t.client.post<Reply>("/api/poolnode/project/config", wrong)).status).toBe(200);
+  const refused = await t.client.post<Reply>("/api/poolnode/project/active");
+  expect(refused.status).toBe(502);
+  expect(refused.body.error?.key).toBe("lang.poolnode.err_daemon");
+  expect((await t.client.get<Reply>("/api/poolnode/project/info")).body.status).toBe(4);
+});
+
+test("activated, the pool runs on the project's port: sync info from the daemon, a miner extends the chain", async () => {
+  const right = project({ rpc_cookie_file: "", rpc_user: RPC_USER });
+  expect((await t.client.post<Reply>("/api/poolnode/project/config", right)).status).toBe(200);
+  const activated = await t.client.post<Reply<{ state: string }>>("/api/poolnode/project/active");
+  expect(activated.body).toEqual({ status: 0, data: { state: "running" } });
+
+  type Info = { state: string; projectPort: number; enable: boolean; templates: { active: number } };
+  let info: Reply<Info> = {};
+  await untilAsync(async () => {
+    info = (await t.client.get<Reply<Info>>("/api/poolnode/project/info")).body;
+    return info.data?.templates.active === 1;
+  });
+  expect(info.status).toBe(0);
+  expect(info.data).toEqual(
+    expect.objectContaining({ state: "running", projectPort: stratumPort, enable: true }),
+  );
+
+  type Sync = { chain: { blocks: number; chain: string }; template: { height: number } };
+  const sync = (await t.client.get<Reply<Sync>>("/api/poolnode/sync/info")).body.data;
+  const height = Number(await cli(chain.node, "getblockcount"));
+  expect(sync?.chain).toEqual(expect.objectContaining({ chain: "regtest", blocks: height }));
+  expect(sync?.template.height).toBe(height + 1);
+
+  const miner = TestMiner.start({ port: stratumPort, user: poolAddress, category: "scrypt" });
+  await untilAsync(async () => Number(await cli(chain.node, "getblockcount")) > height);
+  const report = await miner.finish();
+  expect(report.authorized).toBe(true);
+  expect(report.accepted).toBeGreaterThan(0);
+  const coinbase = JSON.parse(
+    await cli(chain.node, "getblock", await cli(chain.node, "getblockhash", String(height + 1)), "2"),
+  ).tx[0].vout[0].scriptPubKey.addresses;
+  expect(coinbase).toEqual([poolAddress]);
+});
+
+test("an activated node runs again after a restart; deactivating closes its port", async () => {
+  await t.close(true);
+  t = await startTestAppliance(t.dataDir);
+  const info = (await t.client.get<Reply<{ state: string }>>("/api/poolnode/project/info")).body;
+  expect(info.data?.state).toBe("running");
+  (await RawClient.connect(stratumPort)).close();
+
+  const off = await t.client.post<Reply<{ state: string }>>("/api/poolnode/project/unactive");
+  expect(off.body.data?.state).toBe("not_activated");
+  expect((await t.client.get<Reply>("/api/poolnode/project/info")).body.status).toBe(4);
+  expect(
+    await RawClient.connect(stratumPort).then(
+      (c) => {
+        c.close();
+        return "connected";
+      },
+      () => "refused",
+    ),
+  ).toBe("refused");
+});
