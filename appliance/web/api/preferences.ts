@@ -79,8 +79,6 @@ function settingRoutes<T extends z.ZodType>(o: SettingObject<T>): Route[] {
   ];
 }
 
-/** the alert settings moved to alerts.ts; their key stays importable from here */
-export { ALERT_SETTING } from "../../alerts/rule-settings.ts";
 export const PUMP_T_SETTING = "pump_t";
 
 function pumpT(app: AppContext) {
