@@ -51,6 +51,8 @@ export class PoolNode {
   private readonly addresses = new Map<string, boolean>();
   private readonly submitting = new Set<Promise<void>>();
   private readonly log: (message: string) => void;
+  private tracking: Promise<void> | null = null;
+  private trackAgain = false;
 
   private constructor(
     private readonly opts: PoolNodeOptions,
@@ -107,9 +109,13 @@ export class PoolNode {
     this.poller.stop();
     this.server.stop();
     await Promise.all(this.submitting);
+    this.trackAgain = false;
+    await this.tracking;
   }
 
   private onTemplate(template: BlockTemplate, clean: boolean): void {
+    // a new tip is when confirmations change (or a block of ours falls off the best chain)
+    if (clean) this.trackBlocks();
     let job: PoolJob;
     try {
       job = new PoolJob(this.jobs.newId(), template, {
@@ -122,6 +128,24 @@ export class PoolNode {
     }
     this.jobs.add(job, clean);
     this.server.broadcast(job, clean);
+  }
+
+  /** Refreshes the found blocks' confirmations; a request while one runs makes it run once more. */
+  private trackBlocks(): void {
+    if (this.tracking !== null) {
+      this.trackAgain = true;
+      return;
+    }
+    this.tracking = this.blocks
+      .refresh(this.daemon)
+      .catch((e: unknown) => this.log(`block tracking: ${e instanceof Error ? e.message : String(e)}`))
+      .finally(() => {
+        this.tracking = null;
+        if (this.trackAgain) {
+          this.trackAgain = false;
+          this.trackBlocks();
+        }
+      });
   }
 
   private async validAddress(address: string): Promise<boolean> {

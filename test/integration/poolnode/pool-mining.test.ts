@@ -15,7 +15,7 @@ import {
 import { blockStatus } from "../../../appliance/poolnode/pool/block-tracker.ts";
 import { witnessCoinbase } from "../../../appliance/poolnode/pool/coinbase.ts";
 import { PoolNode, type PoolNodeOptions } from "../../../appliance/poolnode/pool/pool-node.ts";
-import { cli, cliJson, RegtestPair, untilAsync } from "../../support/poolnode/regtest.ts";
+import { cli, cliJson, RegtestPair } from "../../support/poolnode/regtest.ts";
 import { until } from "../../support/stratum/port-fixture.ts";
 import { RawClient } from "../../support/stratum/raw-client.ts";
 import {
@@ -103,10 +103,8 @@ describe("mining through the pool node", () => {
       () => pool.blocks.blocks.filter((b) => b.verdict === null).length >= 3 || miner.report.disconnects > 0,
     );
     const report = await miner.finish();
-    await untilAsync(async () => {
-      await pool.blocks.refresh(pool.daemon);
-      return pool.blocks.blocks.every((b) => blockStatus(b) !== "submitted");
-    });
+    // the pool asks for confirmations itself at each new tip
+    await until(() => pool.blocks.blocks.every((b) => blockStatus(b) !== "submitted"));
 
     expect(report.authorized).toBe(true);
     expect(report.accepted).toBeGreaterThan(0);
@@ -147,6 +145,32 @@ describe("mining through the pool node", () => {
       );
       expect(tx.confirmations).toBeGreaterThanOrEqual(1);
       expect(accepted.map((b) => b.hash)).toContain(tx.blockhash);
+    }
+  });
+});
+
+describe("block tracking", () => {
+  test("a block the chain drops is orphaned, and back; after 100 confirmations the pool's blocks are mature", async () => {
+    const ours = pool.blocks.blocks.filter((b) => b.verdict === null);
+    expect(ours.length).toBeGreaterThan(0);
+    expect(ours.every((b) => blockStatus(b) === "immature")).toBe(true);
+
+    // the daemon drops our last block: a new tip, on which it is orphaned; then takes it back
+    const last = ours[ours.length - 1] as (typeof ours)[number];
+    await cli(chain.node, "invalidateblock", last.hash);
+    await until(() => blockStatus(last) === "orphaned");
+    expect((await cliJson<{ confirmations: number }>(chain.node, "getblock", last.hash)).confirmations).toBe(
+      -1,
+    );
+    await cli(chain.node, "reconsiderblock", last.hash);
+    await until(() => blockStatus(last) === "immature");
+
+    await cli(chain.node, "generatetoaddress", "100", chain.walletAddress);
+    await until(() => ours.every((b) => blockStatus(b) === "mature"));
+    for (const b of ours) {
+      const { confirmations } = await cliJson<{ confirmations: number }>(chain.node, "getblock", b.hash);
+      expect(b.confirmations).toBeLessThanOrEqual(confirmations);
+      expect(b.confirmations).toBeGreaterThanOrEqual(100);
     }
   });
 });
