@@ -6,6 +6,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { ProxyMode } from "../../appliance/domain/port.ts";
 import { engine, feeWallet, kasPort, miner, pool } from "../support/kaspa/e2e-fixture.ts";
+import { type HeavyHashAlgorithm, PYRIN } from "../support/kaspa/kheavyhash.ts";
 import { until } from "../support/stratum/port-fixture.ts";
 import { RawClient } from "../support/stratum/raw-client.ts";
 
@@ -139,29 +140,42 @@ describe("pools and coins", () => {
     expect(r.setExtranonce).toBeGreaterThan(1);
   });
 
-  for (const [currency, category] of [
-    ["KLS", "karlsenhash"],
-    ["PYI", "blake3s"],
-  ] as const)
-    test(`${currency} (${category}) ports speak the same protocol: covered by the protocol only (the test pool hashes kHeavyHash, not ${category})`, async () => {
-      const a = pool();
-      const b = pool();
-      const t = engine();
-      const port = kasPort({
-        currency,
-        category,
-        pool_address: a.address,
-        wallets: [feeWallet(1, "fee", b.address, 0.25)],
-      });
-      const listen = await t.start(port);
-      const r = await miner(listen, { user: "wal.rig", maxShares: 20 }).done;
-      expect(r.accepted).toBe(20);
-      expect(a.accepted + b.accepted).toBe(20);
-      // no published hash factor: work is counted in difficulty units, which the fee ratio does not need
-      const view = t.engine.running(port.id)?.feeView();
-      expect(view?.achieved).toBeCloseTo(b.totalWork() / (a.totalWork() + b.totalWork()), 6);
-      expect(b.accepted).toBeGreaterThan(0);
+  const feeOnPort = async (currency: string, category: string, algorithm?: HeavyHashAlgorithm) => {
+    const a = pool({ algorithm });
+    const b = pool({ algorithm });
+    const t = engine();
+    const port = kasPort({
+      currency,
+      category,
+      pool_address: a.address,
+      wallets: [feeWallet(1, "fee", b.address, 0.25)],
     });
+    const listen = await t.start(port);
+    const r = await miner(listen, { user: "wal.rig", maxShares: 20, algorithm }).done;
+    expect(r.rejected).toEqual(new Map());
+    expect(r.accepted).toBe(20);
+    expect(a.accepted + b.accepted).toBe(20);
+    expect(b.accepted).toBeGreaterThan(0);
+    // no published hash factor: work is counted in difficulty units, which the fee ratio does not need
+    const view = t.engine.running(port.id)?.feeView();
+    expect(view?.achieved).toBeCloseTo(b.totalWork() / (a.totalWork() + b.totalWork()), 6);
+  };
+
+  test("KLS (karlsenhash) ports speak the same protocol: covered by the protocol only (the test pool hashes kHeavyHash, not karlsenhash, whose FishHash dataset is too costly for a test)", () =>
+    feeOnPort("KLS", "karlsenhash"));
+
+  test("PYI (blake3s) ports: every share verified at the pools with Pyrin's heavy hash (BLAKE3), fee included", () =>
+    feeOnPort("PYI", "blake3s", PYRIN));
+
+  test("a Pyrin pool refuses shares hashed with Kaspa's heavy hash: the pools really tell the two apart", async () => {
+    const a = pool({ algorithm: PYRIN });
+    const t = engine();
+    const listen = await t.start(kasPort({ currency: "PYI", category: "blake3s", pool_address: a.address }));
+    const r = await miner(listen, { user: "wal.rig", maxShares: 20 }).done;
+    // a Kaspa-hashed share meets the Pyrin target by chance once in 256 (the pool's 2^-24 difficulty)
+    expect(a.rejects.get("low-difficulty") ?? 0).toBeGreaterThan(10);
+    expect(r.accepted).toBeLessThan(10);
+  });
 });
 
 describe("hostile input", () => {

@@ -4,12 +4,21 @@
  */
 import { describe, expect, test } from "bun:test";
 import { keccakP } from "@noble/hashes/sha3.js";
-import { generateMatrix, heavyHash, powHash, rankOf } from "../support/kaspa/kheavyhash.ts";
+import {
+  generateMatrix,
+  heavyHash,
+  PYRIN,
+  PYRIN_BEFORE_RELAUNCH,
+  powHash,
+  rankOf,
+} from "../support/kaspa/kheavyhash.ts";
 import {
   GENERATE_MATRIX,
   HEAVY_HASH,
   HEAVY_HASH_INITIAL_STATE,
   POW_HASH_INITIAL_STATE,
+  PYRIN_HEAVY_HASH_EXPECTED,
+  PYRIN_POW_HASH,
 } from "../support/kaspa/reference-vectors.ts";
 
 /** kaspad's shortcut: the prefix-absorbed state, the input's u64 words xored in, one Keccak-f. */
@@ -73,5 +82,22 @@ describe("kHeavyHash in the Kaspa test support, against rusty-kaspa", () => {
     const zero = Array.from({ length: 64 }, () => new Array<number>(64).fill(0));
     // a zero matrix leaves product = input, so the step reduces to cSHAKE256("HeavyHash")(input)
     expect([...heavyHash(zero, input)]).toEqual([...expectedHeavy]);
+  });
+});
+
+describe("Pyrin's heavy hash (blake3s) in the Kaspa test support, against Pyrin's vectors", () => {
+  const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+
+  test("the PoW hash is BLAKE3 over prePowHash ‖ timestamp ‖ 32 zero bytes ‖ nonce", () => {
+    const v = PYRIN_POW_HASH;
+    const prePow = new Uint8Array(32).fill(v.prePowByte);
+    expect(hex(powHash(prePow, v.timestamp, v.nonce, PYRIN))).toBe(v.expected);
+  });
+
+  test("the heavy-hash step of rusty-kaspa's test matrix ends in BLAKE3 (Pyrin's rule before its relaunch)", () => {
+    const input = Uint8Array.from(HEAVY_HASH.input);
+    expect(hex(heavyHash(HEAVY_HASH.matrix, input, PYRIN_BEFORE_RELAUNCH))).toBe(PYRIN_HEAVY_HASH_EXPECTED);
+    // the relaunch rule takes other bits of the same products: a different hash, nothing else changes
+    expect(hex(heavyHash(HEAVY_HASH.matrix, input, PYRIN))).not.toBe(PYRIN_HEAVY_HASH_EXPECTED);
   });
 });

@@ -4,18 +4,18 @@
  * above 2^53, so no JSON number may carry them), or 80 hex digits (hash ‖ timestamp LE u64).
  */
 import { randomBytes } from "node:crypto";
-import { KHeavyHasher } from "./kheavyhash.ts";
+import { type HeavyHashAlgorithm, KASPA, KHeavyHasher } from "./kheavyhash.ts";
 
 export interface KaspaJob {
   id: string;
   hasher: KHeavyHasher;
 }
 
-export function makeJob(id: string): KaspaJob {
+export function makeJob(id: string, algorithm: HeavyHashAlgorithm = KASPA): KaspaJob {
   const prePow = new Uint8Array(randomBytes(32));
   // a real timestamp in milliseconds, kept below 2^53 like the chain's
   const timestamp = BigInt(Date.now()) + BigInt(Math.floor(Math.random() * 1000));
-  return { id, hasher: new KHeavyHasher(prePow, timestamp) };
+  return { id, hasher: new KHeavyHasher(prePow, timestamp, algorithm) };
 }
 
 export function wordsText(prePow: Uint8Array): string {

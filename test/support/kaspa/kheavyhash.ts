@@ -7,7 +7,13 @@
  *   matrix = 64×64 nibbles drawn from xoshiro256++ seeded with prePowHash, redrawn until rank 64
  *   product[i] = ((M[2i]·v >> 10) << 4 | (M[2i+1]·v >> 10)) ^ pow[i], v = pow's 64 nibbles, high first
  *   result = cSHAKE256("HeavyHash")(product), read as a little-endian 256-bit integer ≤ target
+ *
+ * Pyrin's heavy hash (the catalogue's blake3s, Pyrinpyi/pyrin consensus/pow) is the same matrix
+ * step with BLAKE3 in both hash places; since its relaunch each product nibble is the xor of the
+ * dot product's three low nibbles instead of its bits 10–13. Pyrin's own vectors pin BLAKE3 in both
+ * places and the matrix step with the first rule; the relaunch rule has no published vector.
  */
+import { blake3 } from "@noble/hashes/blake3.js";
 import { cshake256 } from "@noble/hashes/sha3-addons.js";
 
 const POW_DOMAIN = new TextEncoder().encode("ProofOfWorkHash");
@@ -78,8 +84,40 @@ export function generateMatrix(prePow: Uint8Array): number[][] {
   }
 }
 
-/** The matrix step and the final cSHAKE256("HeavyHash"). */
-export function heavyHash(matrix: readonly (readonly number[])[], hash: Uint8Array): Uint8Array {
+/** The hash places and the product rule that tell the heavy-hash coins apart. */
+export interface HeavyHashAlgorithm {
+  /** over prePowHash ‖ timestamp LE u64 ‖ 32 zero bytes ‖ nonce LE u64 (80 bytes) */
+  powHash(input: Uint8Array): Uint8Array;
+  /** the 4 bits a row's dot product contributes to the product */
+  nibble(dot: number): number;
+  finalHash(product: Uint8Array): Uint8Array;
+}
+
+export const KASPA: HeavyHashAlgorithm = {
+  powHash: (input) => cshake256(input, { personalization: POW_DOMAIN, dkLen: 32 }),
+  nibble: (dot) => dot >> 10,
+  finalHash: (product) => cshake256(product, { personalization: HEAVY_DOMAIN, dkLen: 32 }),
+};
+
+/** Pyrin before its relaunch: the rule its published vectors were computed with. */
+export const PYRIN_BEFORE_RELAUNCH: HeavyHashAlgorithm = {
+  powHash: (input) => blake3(input, { dkLen: 32 }),
+  nibble: (dot) => dot >> 10,
+  finalHash: (product) => blake3(product, { dkLen: 32 }),
+};
+
+/** Pyrin as mined today. */
+export const PYRIN: HeavyHashAlgorithm = {
+  ...PYRIN_BEFORE_RELAUNCH,
+  nibble: (dot) => (dot ^ (dot >> 4) ^ (dot >> 8)) & 0x0f,
+};
+
+/** The matrix step and the final hash (cSHAKE256("HeavyHash") for Kaspa). */
+export function heavyHash(
+  matrix: readonly (readonly number[])[],
+  hash: Uint8Array,
+  algorithm: HeavyHashAlgorithm = KASPA,
+): Uint8Array {
   const vec = new Uint8Array(64);
   for (let i = 0; i < 32; i++) {
     vec[2 * i] = (hash[i] as number) >> 4;
@@ -95,19 +133,24 @@ export function heavyHash(matrix: readonly (readonly number[])[], hash: Uint8Arr
       sum1 += (r1[j] as number) * (vec[j] as number);
       sum2 += (r2[j] as number) * (vec[j] as number);
     }
-    product[i] = (((sum1 >> 10) << 4) | (sum2 >> 10)) ^ (hash[i] as number);
+    product[i] = ((algorithm.nibble(sum1) << 4) | algorithm.nibble(sum2)) ^ (hash[i] as number);
   }
-  return cshake256(product, { personalization: HEAVY_DOMAIN, dkLen: 32 });
+  return algorithm.finalHash(product);
 }
 
-/** cSHAKE256("ProofOfWorkHash") over prePowHash ‖ timestamp ‖ 32 zero bytes ‖ nonce. */
-export function powHash(prePow: Uint8Array, timestamp: bigint, nonce: bigint): Uint8Array {
+/** The PoW hash (cSHAKE256("ProofOfWorkHash") for Kaspa) over prePowHash ‖ timestamp ‖ 32 zero bytes ‖ nonce. */
+export function powHash(
+  prePow: Uint8Array,
+  timestamp: bigint,
+  nonce: bigint,
+  algorithm: HeavyHashAlgorithm = KASPA,
+): Uint8Array {
   const input = new Uint8Array(80);
   input.set(prePow, 0);
   const v = new DataView(input.buffer);
   v.setBigUint64(32, timestamp, true);
   v.setBigUint64(72, nonce, true);
-  return cshake256(input, { personalization: POW_DOMAIN, dkLen: 32 });
+  return algorithm.powHash(input);
 }
 
 /** A job's hashing state: the matrix is drawn once per pre-PoW hash. */
@@ -117,13 +160,15 @@ export class KHeavyHasher {
   constructor(
     readonly prePow: Uint8Array,
     readonly timestamp: bigint,
+    readonly algorithm: HeavyHashAlgorithm = KASPA,
   ) {
     this.matrix = generateMatrix(prePow);
   }
 
   /** The PoW value as the consensus compares it: the result read little-endian. */
   pow(nonce: bigint): bigint {
-    const out = heavyHash(this.matrix, powHash(this.prePow, this.timestamp, nonce));
+    const a = this.algorithm;
+    const out = heavyHash(this.matrix, powHash(this.prePow, this.timestamp, nonce, a), a);
     let v = 0n;
     for (let i = 31; i >= 0; i--) v = (v << 8n) | BigInt(out[i] as number);
     return v;

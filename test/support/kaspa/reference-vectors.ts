@@ -5,6 +5,9 @@
  * - heavyHash: a given matrix, an input hash and the expected result;
  * - the Keccak states of cSHAKE256("ProofOfWorkHash") and cSHAKE256("HeavyHash") after their
  *   prefixes, with the padding already applied, as kaspad precomputes them for a one-block input.
+ * And from Pyrin (Pyrinpyi/pyrin, crypto/hashes/src/pow_hashers.rs and consensus/pow/src/matrix.rs,
+ * values only): its BLAKE3 PoW hash of a given input, and the heavy-hash step of rusty-kaspa's test
+ * matrix and input above with BLAKE3 as the final hash.
  */
 import vectors from "./rusty-kaspa-vectors.json" with { type: "json" };
 
@@ -66,3 +69,14 @@ export const HEAVY_HASH_INITIAL_STATE: readonly bigint[] = [
   6096431547456407061n,
   1592359455985097269n,
 ];
+
+/** Pyrin's PoW hash: prePowHash [42; 32], this timestamp and nonce, and BLAKE3's 32 bytes. */
+export const PYRIN_POW_HASH = {
+  prePowByte: 42,
+  timestamp: 1715521488610n,
+  nonce: 11171827086635415026n,
+  expected: "e369d9a9ab793622e8fc83b6bcb540f553510c8adf5b9b9964982e8348117626",
+};
+
+/** Pyrin's heavy-hash step of HEAVY_HASH's matrix and input (its rule before the relaunch). */
+export const PYRIN_HEAVY_HASH_EXPECTED = "b3687d5b06a17d2e5a8c7ff11072b5a6142eea912c7691ccf3b3b26a0f99e947";

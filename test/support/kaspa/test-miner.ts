@@ -9,7 +9,7 @@ import { randomInt } from "node:crypto";
 import type { Socket } from "bun";
 import { errorMessage, LineReader, parseEnvelope } from "../ethereum/json-lines.ts";
 import { readNotify } from "./kaspa-job.ts";
-import { KHeavyHasher, targetOfDifficulty } from "./kheavyhash.ts";
+import { type HeavyHashAlgorithm, KHeavyHasher, targetOfDifficulty } from "./kheavyhash.ts";
 
 export interface TestKaspaMinerOptions {
   port: number;
@@ -19,6 +19,8 @@ export interface TestKaspaMinerOptions {
   /** sends mining.extranonce.subscribe (default true) */
   extranonceSubscribe?: boolean;
   maxShares: number;
+  /** the heavy hash it mines with (default Kaspa's; PYRIN for blake3s) */
+  algorithm?: HeavyHashAlgorithm;
 }
 
 export interface MinerResult {
@@ -142,7 +144,7 @@ export class TestKaspaMiner {
         this.result.forms[Array.isArray(m.params[1]) ? "u64" : "hex"]++;
         this.work = {
           id: n.id,
-          hasher: new KHeavyHasher(n.prePow, n.timestamp),
+          hasher: new KHeavyHasher(n.prePow, n.timestamp, this.opts.algorithm),
           target: targetOfDifficulty(this.difficulty),
           prefix: this.prefix,
         };

@@ -11,7 +11,7 @@ import { randomInt } from "node:crypto";
 import type { Socket, TCPSocketListener } from "bun";
 import { type Envelope, LineReader, parseEnvelope } from "../ethereum/json-lines.ts";
 import { type KaspaJob, makeJob, notifyParamsText } from "./kaspa-job.ts";
-import { targetOfDifficulty } from "./kheavyhash.ts";
+import { type HeavyHashAlgorithm, targetOfDifficulty } from "./kheavyhash.ts";
 
 export interface TestKaspaPoolOptions {
   /** stratum difficulty; the default 2^-24 is a share every 256 hashes on average */
@@ -24,6 +24,8 @@ export interface TestKaspaPoolOptions {
   jobIntervalMs?: number;
   /** benchmarks only: accept any well-formed unique share without hashing (the proxy is measured) */
   trustShares?: boolean;
+  /** the heavy hash shares are verified with (default Kaspa's; PYRIN for blake3s) */
+  algorithm?: HeavyHashAlgorithm;
 }
 
 export type RejectReason =
@@ -199,7 +201,7 @@ export class TestKaspaPool {
   }
 
   private makeJob(): KaspaJob {
-    const job = makeJob((++this.jobSeq).toString());
+    const job = makeJob((++this.jobSeq).toString(), this.opts.algorithm);
     this.jobs.set(job.id, job);
     return job;
   }
