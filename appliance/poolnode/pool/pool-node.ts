@@ -28,6 +28,9 @@ export interface PoolNodeOptions {
   pollMs?: number;
   refreshMs?: number;
   tag?: string;
+  /** see StratumOptions */
+  loginTimeoutMs?: number;
+  maxConnections?: number;
   log?: (message: string) => void;
 }
 
@@ -70,7 +73,14 @@ export class PoolNode {
       { rules: coin.rules, pollMs: opts.pollMs, refreshMs: opts.refreshMs },
     );
     this.server = new StratumServer(
-      { host: opts.host, port: opts.port, difficulty: opts.difficulty, algorithm: coin.algorithm },
+      {
+        host: opts.host,
+        port: opts.port,
+        difficulty: opts.difficulty,
+        algorithm: coin.algorithm,
+        loginTimeoutMs: opts.loginTimeoutMs,
+        maxConnections: opts.maxConnections,
+      },
       this.jobs,
       {
         authorize: (address) => this.validAddress(address),

@@ -33,7 +33,14 @@ export interface StratumOptions {
   port: number;
   difficulty: number;
   algorithm: PowAlgorithm;
+  /** a connection with no authorized worker by then is closed (it holds a socket and an extranonce) */
+  loginTimeoutMs?: number;
+  /** connections beyond this are closed at once (spec §9: pool-node ports take 60,000) */
+  maxConnections?: number;
 }
+
+const LOGIN_TIMEOUT_MS = 30_000;
+const MAX_CONNECTIONS = 60_000;
 
 interface Session {
   socket: Socket<Session>;
@@ -44,6 +51,8 @@ interface Session {
   workers: Set<string>;
   /** the first authorize was granted: difficulty and job follow its answer */
   welcome: boolean;
+  /** closes the connection unless a worker authorizes first */
+  loginTimer: ReturnType<typeof setTimeout> | null;
 }
 
 export class StratumServer {
@@ -72,7 +81,8 @@ export class StratumServer {
       port: this.opts.port,
       socket: {
         open: (socket) => this.open(socket),
-        data: (socket, chunk) => socket.data.splitter.push(chunk),
+        // a connection refused over the cap has no session
+        data: (socket, chunk) => (socket.data as Session | undefined)?.splitter.push(chunk),
         close: (socket) => this.drop(socket.data),
         error: (socket) => this.drop(socket.data),
       },
@@ -82,10 +92,12 @@ export class StratumServer {
   stop(): void {
     this.listener?.stop(true);
     this.listener = null;
-    this.sessions.clear();
+    for (const s of this.sessions) this.drop(s);
   }
 
-  private drop(s: Session): void {
+  private drop(s: Session | undefined): void {
+    if (s === undefined) return;
+    if (s.loginTimer !== null) clearTimeout(s.loginTimer);
     this.sessions.delete(s);
   }
 
@@ -96,6 +108,10 @@ export class StratumServer {
   }
 
   private open(socket: Socket<Session>): void {
+    if (this.sessions.size >= (this.opts.maxConnections ?? MAX_CONNECTIONS)) {
+      socket.end();
+      return;
+    }
     this.nextExtranonce1 = (this.nextExtranonce1 + 1) >>> 0;
     const session: Session = {
       socket,
@@ -103,6 +119,7 @@ export class StratumServer {
       subscribed: false,
       workers: new Set(),
       welcome: false,
+      loginTimer: setTimeout(() => socket.end(), this.opts.loginTimeoutMs ?? LOGIN_TIMEOUT_MS),
       splitter: new LineSplitter(
         MAX_LINE_BYTES,
         lineSink(
@@ -179,6 +196,8 @@ export class StratumServer {
     if (!ok) return new StratumError(ErrorCode.UNAUTHORIZED, "not a valid address for this coin");
     if (s.workers.size === 0) s.welcome = true;
     s.workers.add(a.user);
+    if (s.loginTimer !== null) clearTimeout(s.loginTimer);
+    s.loginTimer = null;
     return true;
   }
 

@@ -240,6 +240,10 @@ class HandMiner {
     return this.client.answer(id)?.error;
   }
 
+  get closed(): boolean {
+    return this.client.closed;
+  }
+
   close(): void {
     this.client.close();
   }
@@ -313,5 +317,39 @@ describe("share checks", () => {
     await until(() => stranger.answer(2) !== undefined);
     expect(code(stranger.answer(2)?.error)).toBe(24);
     stranger.close();
+  });
+});
+
+describe("the listener's limits", () => {
+  test("a connection that authorizes no worker in time is closed; one that did stays", async () => {
+    const strict = await PoolNode.start({ ...poolOptions(DIFFICULTY), loginTimeoutMs: 1500 });
+    try {
+      await until(() => strict.currentJob !== null);
+      const miner = await HandMiner.connect(strict.port, minerAddress);
+      const idle = await RawClient.connect(strict.port);
+      idle.request(1, "mining.subscribe", []);
+      // the idle one connected later, so the miner's deadline passed before its own
+      await until(() => idle.closed);
+      expect(miner.closed).toBe(false);
+      miner.close();
+    } finally {
+      await strict.stop();
+    }
+  });
+
+  test("connections beyond the cap are closed at once", async () => {
+    const small = await PoolNode.start({ ...poolOptions(DIFFICULTY), maxConnections: 1 });
+    try {
+      const first = await RawClient.connect(small.port);
+      await until(() => small.connections === 1);
+      const second = await RawClient.connect(small.port);
+      await until(() => second.closed);
+      first.request(1, "mining.subscribe", []);
+      await until(() => first.answer(1) !== undefined);
+      expect(first.closed).toBe(false);
+      first.close();
+    } finally {
+      await small.stop();
+    }
   });
 });
