@@ -23,6 +23,8 @@ const BENCHES = [
   "bench/engine/family.ts equihash",
   "bench/engine/family.ts kawpow",
   "bench/engine/family.ts passthrough",
+  "bench/tunnel/wire-bytes.ts",
+  "bench/tunnel/wire-bytes.ts 100 40 0",
 ];
 const LIMIT_MS = 10 * 60_000;
 

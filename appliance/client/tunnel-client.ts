@@ -11,18 +11,14 @@ import { MAX_PENDING_BYTES } from "../engine/transport/line-writer.ts";
 import { RefusalLog } from "../engine/transport/refusal-log.ts";
 import {
   decodeFrames,
+  encodeFrame,
   type Frame,
   FrameType,
   TUNNEL_ID_BYTES,
   TunnelError,
 } from "../engine/transport/tunnel/frames.ts";
-import {
-  checkWindow,
-  handshakeRecord,
-  RMS_SALT,
-  TUNNEL_MAX_PENDING,
-} from "../engine/transport/tunnel/handshake.ts";
-import { RecordReader, type Variant } from "../engine/transport/tunnel/records.ts";
+import { checkWindow, RMS_SALT, TUNNEL_MAX_PENDING } from "../engine/transport/tunnel/handshake.ts";
+import { RecordReader, RecordWriter, type Variant } from "../engine/transport/tunnel/records.ts";
 import {
   DEFAULT_TUNNEL_TIMING,
   DEFAULT_WINDOW,
@@ -145,7 +141,7 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
     s?.end();
   };
 
-  const welcome = (f: Frame, l: KencLink) => {
+  const welcome = (f: Frame, l: KencLink, writer: RecordWriter) => {
     if (f.type !== FrameType.welcome) throw new TunnelError("the first frame is not a welcome");
     const peerWindow = checkWindow(f.window);
     if (!f.resumed && session !== null) {
@@ -177,6 +173,7 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
         },
         end: () => l.end(),
       },
+      writer,
       f.resumed ? f.received : 0,
     );
     welcomed = true;
@@ -186,6 +183,7 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
   const dial = () => {
     if (stopped) return;
     const reader = new RecordReader(o.variant);
+    const writer = new RecordWriter(o.variant);
     welcomed = false;
     const l: KencLink = dialKenc(
       { server: o.server, kencKey: o.kencKey, salt: RMS_SALT, maxPending: TUNNEL_MAX_PENDING },
@@ -197,7 +195,7 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
               if (!welcomed) {
                 const first = frames.shift();
                 if (first === undefined) throw new TunnelError("an empty first record");
-                welcome(first, l);
+                welcome(first, l, writer);
               }
               session?.receive(frames);
             }
@@ -229,15 +227,14 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
       },
     );
     link = l;
-    l.write(
-      handshakeRecord(o.variant, {
-        type: FrameType.hello,
-        variant: o.variant.code,
-        tunnel: tunnelId,
-        received: session?.receivedCount ?? 0,
-        window,
-      }),
-    );
+    const hello = encodeFrame({
+      type: FrameType.hello,
+      variant: o.variant.code,
+      tunnel: tunnelId,
+      received: session?.receivedCount ?? 0,
+      window,
+    });
+    l.write(writer.record(hello, false));
   };
 
   const listener: TCPSocketListener<Miner> = Bun.listen<Miner>({

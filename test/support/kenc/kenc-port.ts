@@ -14,7 +14,9 @@ export async function startKencPort(
   cleanup: Array<() => Promise<void> | void>,
   key: string,
   wallets: Port["wallets"] = [],
-  over: Partial<Pick<Port, "protocol" | "mode">> & { setting?: Partial<Port["setting"]> } = {
+  over: Partial<Pick<Port, "protocol" | "mode" | "proxy_addr" | "proxy_device">> & {
+    setting?: Partial<Port["setting"]>;
+  } = {
     protocol: ListenProtocol.SSL,
     setting: { et_mode: 1 },
   },

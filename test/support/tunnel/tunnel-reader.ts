@@ -3,7 +3,7 @@
  * runtime's decompressors, nothing of the appliance: what a test asserts about the wire comes from
  * this reading, not from the engine's own decoder.
  */
-import { inflateRawSync } from "node:zlib";
+import { inflateRawSync, zstdDecompressSync } from "node:zlib";
 import { concat, webDeriveKey } from "../kenc/web-kenc.ts";
 
 const HELLO = 37;
@@ -93,18 +93,20 @@ export async function readDownFrames(
   const plain = await openDown(kencKey, up, down);
   const v = new DataView(plain.buffer, plain.byteOffset, plain.length);
   const out: WireFrame[] = [];
+  // a compressed record's dictionary: the last 32 KiB of the bodies before it on this link
+  let history = new Uint8Array(0);
   let at = 0;
   while (at + 5 <= plain.length) {
     const kind = plain[at] as number;
     const length = v.getUint32(at + 1);
     if (at + 5 + length > plain.length) break;
     const raw = plain.subarray(at + 5, at + 5 + length);
+    const dictionary = { dictionary: history };
     const body =
       kind === 0
         ? raw
-        : kind === 1
-          ? new Uint8Array(inflateRawSync(raw))
-          : new Uint8Array(Bun.zstdDecompressSync(raw));
+        : new Uint8Array(kind === 1 ? inflateRawSync(raw, dictionary) : zstdDecompressSync(raw, dictionary));
+    history = concat(history, body).slice(-32 * 1024);
     out.push(...framesOf(body, 5 + length));
     at += 5 + length;
   }

@@ -1,10 +1,9 @@
 /**
  * What both ends of the RMS tunnel agree on before any stream (docs/rms-tunnel.md): the HKDF salt of
- * its KENC link, the window bounds, and the record that carries a hello or welcome.
+ * its KENC link and the window bounds.
  */
 import { POOL_MAX_PENDING_BYTES } from "../line-writer.ts";
-import { encodeFrame, type Frame, TunnelError } from "./frames.ts";
-import { makeRecord, type Variant } from "./records.ts";
+import { TunnelError } from "./frames.ts";
 
 /** The tunnel's KENC keys are derived with this salt, not KENC's: a one-miner KENC peer never opens a tunnel. */
 export const RMS_SALT = "pithead-rms-v1";
@@ -17,7 +16,3 @@ export function checkWindow(window: number): number {
   if (window < MIN_WINDOW || window > MAX_WINDOW) throw new TunnelError(`window ${window} out of range`);
   return window;
 }
-
-/** A hello or welcome, alone in a plain record (the variant's compression applies from the next). */
-export const handshakeRecord = (variant: Variant, f: Frame): Uint8Array =>
-  makeRecord({ ...variant, compression: 0 }, encodeFrame(f));

@@ -1,7 +1,9 @@
 /**
  * Records: the tunnel's unit of compression (docs/rms-tunnel.md). What one end writes in one turn of
  * the event loop is one record — every frame of that turn, for every stream — so RMS2 and RMS3
- * compress the whole batch at once: the lines of many miners repeat each other's words.
+ * compress the whole batch at once. Each compressed record uses the last 32 KiB of record bodies
+ * this link carried the same way as its dictionary: stratum lines repeat the lines before them
+ * (method names, workers, job ids), and a lone share line compresses to a fraction of its size.
  *
  *   record = kind (1 byte) ‖ length (4 bytes, big-endian, the body as sent) ‖ body
  *   kind 0: the body is frames; 1: raw deflate of frames (RMS2); 2: zstd of frames (RMS3)
@@ -38,28 +40,58 @@ export const VARIANTS: readonly Variant[] = [
 
 export const variantOf = (code: number): Variant | null => VARIANTS.find((v) => v.code === code) ?? null;
 
-/** One record of `frames` (already encoded), compressed as the variant says when that helps. */
-export function makeRecord(variant: Variant, frames: Uint8Array): Uint8Array {
-  let kind: RecordKindCode = RecordKind.plain;
-  let body = frames;
-  if (variant.compression !== RecordKind.plain && frames.length >= COMPRESS_FROM) {
-    const packed =
-      variant.compression === RecordKind.deflate ? deflateRawSync(frames) : zstdCompressSync(frames);
-    if (packed.length < frames.length) {
-      kind = variant.compression;
-      body = packed;
-    }
+/** bytes of earlier record bodies that serve as the next record's dictionary (deflate's whole window) */
+export const HISTORY_BYTES = 32 * 1024;
+
+/** The last HISTORY_BYTES of the record bodies one direction of one link has carried. */
+class History {
+  private bytes: Buffer = Buffer.alloc(0);
+
+  get dictionary(): Buffer {
+    return this.bytes;
   }
-  const out = Buffer.alloc(HEADER_BYTES + body.length);
-  out[0] = kind;
-  out.writeUInt32BE(body.length, 1);
-  out.set(body, HEADER_BYTES);
-  return out;
+
+  add(body: Uint8Array): void {
+    const all = Buffer.concat([this.bytes, body]);
+    // a copy, so that a large record's buffer is not kept alive by its tail
+    this.bytes = all.length <= HISTORY_BYTES ? all : Buffer.from(all.subarray(all.length - HISTORY_BYTES));
+  }
+}
+
+/** Makes one direction's records of one link (a new link starts with an empty history). */
+export class RecordWriter {
+  private readonly history = new History();
+
+  constructor(private readonly variant: Variant) {}
+
+  /** One record of `frames` (encoded), compressed as the variant says when `compress` and when that helps. */
+  record(frames: Uint8Array, compress = true): Uint8Array {
+    let kind: RecordKindCode = RecordKind.plain;
+    let body = frames;
+    if (compress && this.variant.compression !== RecordKind.plain && frames.length >= COMPRESS_FROM) {
+      const dictionary = { dictionary: this.history.dictionary };
+      const packed =
+        this.variant.compression === RecordKind.deflate
+          ? deflateRawSync(frames, dictionary)
+          : zstdCompressSync(frames, dictionary);
+      if (packed.length < frames.length) {
+        kind = this.variant.compression;
+        body = packed;
+      }
+    }
+    this.history.add(frames);
+    const out = Buffer.alloc(HEADER_BYTES + body.length);
+    out[0] = kind;
+    out.writeUInt32BE(body.length, 1);
+    out.set(body, HEADER_BYTES);
+    return out;
+  }
 }
 
 /** Cuts a byte stream into records and returns each one's frames, decompressed. */
 export class RecordReader {
   private pending: Buffer = Buffer.alloc(0);
+  private readonly history = new History();
 
   constructor(private readonly variant: Variant) {}
 
@@ -81,12 +113,16 @@ export class RecordReader {
   }
 
   private unpack(kind: number, body: Buffer): Uint8Array {
-    if (kind === RecordKind.plain) return body;
-    try {
-      const limit = { maxOutputLength: MAX_RECORD_BODY };
-      return kind === RecordKind.deflate ? inflateRawSync(body, limit) : zstdDecompressSync(body, limit);
-    } catch {
-      throw new TunnelError("record does not decompress within 1 MiB");
-    }
+    let frames: Uint8Array = body;
+    if (kind !== RecordKind.plain)
+      try {
+        const options = { maxOutputLength: MAX_RECORD_BODY, dictionary: this.history.dictionary };
+        frames =
+          kind === RecordKind.deflate ? inflateRawSync(body, options) : zstdDecompressSync(body, options);
+      } catch {
+        throw new TunnelError("record does not decompress within 1 MiB");
+      }
+    this.history.add(frames);
+    return frames;
   }
 }

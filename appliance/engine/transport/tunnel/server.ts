@@ -10,9 +10,9 @@ import { type KencGate, kencFront } from "../kenc.ts";
 import type { ByteSocket } from "../line-writer.ts";
 import type { ConnectionHooks } from "../listener.ts";
 import { RefusalLog } from "../refusal-log.ts";
-import { decodeFrames, type Frame, FrameType, TUNNEL_ID_BYTES, TunnelError } from "./frames.ts";
-import { checkWindow, handshakeRecord, RMS_SALT, TUNNEL_MAX_PENDING } from "./handshake.ts";
-import { RecordReader, type Variant } from "./records.ts";
+import { decodeFrames, encodeFrame, type Frame, FrameType, TUNNEL_ID_BYTES, TunnelError } from "./frames.ts";
+import { checkWindow, RMS_SALT, TUNNEL_MAX_PENDING } from "./handshake.ts";
+import { RecordReader, RecordWriter, type Variant } from "./records.ts";
 import { DEFAULT_TUNNEL_TIMING, DEFAULT_WINDOW, TunnelSession, type TunnelTiming } from "./session.ts";
 import type { StreamSink } from "./stream.ts";
 
@@ -125,16 +125,16 @@ export function tunnelFront<T>(
     if (t.link !== null) t.link.socket.end();
     t.link = l;
     l.tunnel = t;
-    l.socket.write(
-      handshakeRecord(variant, {
-        type: FrameType.welcome,
-        tunnel: Buffer.from(t.key, "hex"),
-        resumed,
-        received: t.session.receivedCount,
-        window: o.window,
-      }),
-    );
-    t.session.attach(l.socket, resumed ? f.received : 0);
+    const writer = new RecordWriter(variant);
+    const welcome = encodeFrame({
+      type: FrameType.welcome,
+      tunnel: Buffer.from(t.key, "hex"),
+      resumed,
+      received: t.session.receivedCount,
+      window: o.window,
+    });
+    l.socket.write(writer.record(welcome, false));
+    t.session.attach(l.socket, writer, resumed ? f.received : 0);
   };
 
   const plain: ConnectionHooks<Link> = {

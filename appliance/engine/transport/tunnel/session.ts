@@ -6,13 +6,17 @@
  */
 import type { ByteSocket } from "../line-writer.ts";
 import { encodeFrame, type Frame, FrameType, isReliable, TunnelError } from "./frames.ts";
-import { makeRecord, RECORD_TARGET, type Variant } from "./records.ts";
+import { RECORD_TARGET, type RecordWriter, type Variant } from "./records.ts";
 import { ReplayLog } from "./replay-log.ts";
 import { Stream, type StreamSink } from "./stream.ts";
 
 /** bytes a stream may have in flight each way unless the ends announce otherwise */
 export const DEFAULT_WINDOW = 64 * 1024;
-/** an acknowledgement goes out at least this many reliable frames apart */
+/**
+ * An acknowledgement goes out when this many reliable frames arrived since the last one, and with
+ * each keepalive: not with every record, where on a farm's trickle of shares it would cost more
+ * than the share itself saves by compression.
+ */
 const ACK_EVERY = 64;
 
 export interface TunnelTiming {
@@ -34,10 +38,14 @@ export interface SessionOwner {
 export class TunnelSession {
   private readonly streams = new Map<number, Stream>();
   private link: ByteSocket | null = null;
+  /** this link's records (its compression history) */
+  private writer: RecordWriter | null = null;
   private readonly replay = new ReplayLog();
   /** reliable frames of the peer's that arrived */
   private received = 0;
   private ackSent = 0;
+  /** the keepalive is due: acknowledge whatever arrived */
+  private ackDue = false;
   /** frames of this turn; a stream's data waits in `turnData` so that RMS3 can broadcast it */
   private turn: Frame[] = [];
   private turnData = new Map<number, Uint8Array[]>();
@@ -77,16 +85,21 @@ export class TunnelSession {
     return this.link !== null;
   }
 
-  /** A new link: the peer has `peerReceived` of our frames; the others go again. */
-  attach(link: ByteSocket, peerReceived: number): void {
+  /**
+   * A new link, whose handshake record `writer` made: the peer has `peerReceived` of our frames;
+   * the others go again.
+   */
+  attach(link: ByteSocket, writer: RecordWriter, peerReceived: number): void {
     this.replay.ack(peerReceived);
     this.link = link;
+    this.writer = writer;
     this.lastIn = Date.now();
     this.send(this.replay.unacked());
   }
 
   detach(): void {
     this.link = null;
+    this.writer = null;
   }
 
   /** client: a miner connected; returns its stream id */
@@ -241,7 +254,9 @@ export class TunnelSession {
       if (isReliable(f.type)) this.replay.add(bytes);
       wire.push(bytes);
     }
-    if (this.link !== null && this.received > this.ackSent) {
+    const ackNow = this.ackDue || this.received - this.ackSent >= ACK_EVERY;
+    this.ackDue = false;
+    if (this.link !== null && ackNow && this.received > this.ackSent) {
       wire.push(encodeFrame({ type: FrameType.ack, received: this.received }));
       this.ackSent = this.received;
     }
@@ -273,11 +288,13 @@ export class TunnelSession {
 
   /** Encoded frames onto the link, a record per RECORD_TARGET bytes (nothing while there is no link). */
   private send(frames: readonly Uint8Array[]): void {
-    if (this.link === null || frames.length === 0) return;
+    const link = this.link;
+    const writer = this.writer;
+    if (link === null || writer === null || frames.length === 0) return;
     let batch: Uint8Array[] = [];
     let size = 0;
     const put = () => {
-      (this.link as ByteSocket).write(makeRecord(this.variant, Buffer.concat(batch)));
+      link.write(writer.record(Buffer.concat(batch)));
       batch = [];
       size = 0;
     };
@@ -297,6 +314,9 @@ export class TunnelSession {
       this.owner.dead();
       return;
     }
-    if (now - this.lastOut >= timing.keepaliveMs) this.queue({ type: FrameType.keepalive });
+    if (now - this.lastOut >= timing.keepaliveMs) {
+      this.ackDue = true;
+      this.queue({ type: FrameType.keepalive });
+    }
   }
 }
