@@ -8,12 +8,11 @@
  * Usage: bun bench/tunnel/wire-bytes.ts [miners=100] [jobs=40] [shares per miner per job=2]
  * (0 shares: what the jobs alone cost)
  */
-import { startTunnelClient } from "../../appliance/client/tunnel-client.ts";
 import { ListenProtocol } from "../../appliance/domain/port.ts";
-import { variantOf } from "../../appliance/engine/transport/tunnel/records.ts";
 import { startKencPort } from "../../test/support/kenc/kenc-port.ts";
 import { until } from "../../test/support/stratum/port-fixture.ts";
 import { TestMiner } from "../../test/support/stratum/test-miner.ts";
+import { localTunnelClient } from "../../test/support/tunnel/local-client.ts";
 import { TcpRelay } from "../../test/support/tunnel/tcp-relay.ts";
 
 const MINERS = Number(process.argv[2] ?? 100);
@@ -51,18 +50,11 @@ async function run(name: string, protocol: number, mode: number): Promise<Result
   });
   const relay = new TcpRelay(listen);
   cleanup.push(() => relay.stop());
-  const variant = variantOf(protocol);
   let minerPort = relay.port;
-  if (variant !== null) {
-    const client = startTunnelClient({
-      listenHost: "127.0.0.1",
-      listenPort: 0,
-      server: { host: "127.0.0.1", port: relay.port },
-      kencKey: KEY,
-      variant,
+  if (protocol !== ListenProtocol.TCP) {
+    const client = localTunnelClient(cleanup, relay.port, KEY, protocol, {
       log: (m) => console.log(`  client: ${m}`),
     });
-    cleanup.push(() => client.stop());
     minerPort = client.port;
   }
   // a miner that never finds a share in the run still logs in and gets every job

@@ -7,13 +7,12 @@
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { zstdCompressSync } from "node:zlib";
-import { startTunnelClient } from "../../appliance/client/tunnel-client.ts";
 import { ListenProtocol } from "../../appliance/domain/port.ts";
-import { variantOf } from "../../appliance/engine/transport/tunnel/records.ts";
 import { startKencPort } from "../support/kenc/kenc-port.ts";
 import { WebKencClient } from "../support/kenc/web-kenc.ts";
 import { until } from "../support/stratum/port-fixture.ts";
 import { TestMiner } from "../support/stratum/test-miner.ts";
+import { localTunnelClient } from "../support/tunnel/local-client.ts";
 
 setDefaultTimeout(90_000);
 
@@ -56,15 +55,7 @@ function dataFrame(stream: number, text: string): Uint8Array {
 
 test("hostile frames close the hostile tunnel, and nothing else", async () => {
   const { pool, t, port, listen } = await startKencPort(cleanup, KEY, [], { protocol: ListenProtocol.RMS3 });
-  const client = startTunnelClient({
-    listenHost: "127.0.0.1",
-    listenPort: 0,
-    server: { host: "127.0.0.1", port: listen },
-    kencKey: KEY,
-    variant: variantOf(ListenProtocol.RMS3) as NonNullable<ReturnType<typeof variantOf>>,
-    log: () => {},
-  });
-  cleanup.push(() => client.stop());
+  const client = localTunnelClient(cleanup, listen, KEY, ListenProtocol.RMS3);
   const miner = TestMiner.start({ port: client.port, user: "wal.ok", maxMs: 80_000 });
   cleanup.push(() => miner.stop());
   await until(() => (pool.workers.get("wal.ok")?.shares ?? 0) >= 5);

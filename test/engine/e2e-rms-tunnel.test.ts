@@ -5,14 +5,13 @@
  * decoder (test/support/tunnel/tunnel-reader.ts).
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { startTunnelClient } from "../../appliance/client/tunnel-client.ts";
 import { ListenProtocol, type Port } from "../../appliance/domain/port.ts";
-import { variantOf } from "../../appliance/engine/transport/tunnel/records.ts";
 import { startKencPort } from "../support/kenc/kenc-port.ts";
 import { feeWallet, until } from "../support/stratum/port-fixture.ts";
 import { RawClient } from "../support/stratum/raw-client.ts";
 import { TestMiner } from "../support/stratum/test-miner.ts";
 import { TestPool } from "../support/stratum/test-pool.ts";
+import { localTunnelClient } from "../support/tunnel/local-client.ts";
 import { TcpRelay } from "../support/tunnel/tcp-relay.ts";
 import { readDownFrames } from "../support/tunnel/tunnel-reader.ts";
 
@@ -35,18 +34,10 @@ async function tunnelPort(protocol: number, wallets: Port["wallets"] = [], mode 
 
 function client(protocol: number, serverPort: number, kencKey = KEY) {
   const logs: string[] = [];
-  const variant = variantOf(protocol);
-  if (variant === null) throw new Error(`no tunnel variant ${protocol}`);
-  const c = startTunnelClient({
-    listenHost: "127.0.0.1",
-    listenPort: 0,
-    server: { host: "127.0.0.1", port: serverPort },
-    kencKey,
-    variant,
+  const c = localTunnelClient(cleanup, serverPort, kencKey, protocol, {
     log: (m) => logs.push(m),
     retryMs: 50,
   });
-  cleanup.push(() => c.stop());
   return { c, logs };
 }
 

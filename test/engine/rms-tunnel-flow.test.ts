@@ -6,14 +6,13 @@
  * stuck stream no more than its window and what the kernel buffers hold.
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
-import { startTunnelClient } from "../../appliance/client/tunnel-client.ts";
 import { emptySetting, ListenProtocol } from "../../appliance/domain/port.ts";
 import { startFrontedListener } from "../../appliance/engine/transport/fronted-listener.ts";
 import type { ByteSocket } from "../../appliance/engine/transport/line-writer.ts";
 import type { ConnectionHooks } from "../../appliance/engine/transport/listener.ts";
-import { variantOf } from "../../appliance/engine/transport/tunnel/records.ts";
 import { DEFAULT_WINDOW } from "../../appliance/engine/transport/tunnel/session.ts";
 import { testCertificate, until } from "../support/stratum/port-fixture.ts";
+import { localTunnelClient } from "../support/tunnel/local-client.ts";
 
 setDefaultTimeout(90_000);
 
@@ -54,8 +53,6 @@ test("a miner that does not read stalls its own stream, not the others", async (
     drain: (p) => p.run(),
     close: () => {},
   };
-  const variant = variantOf(ListenProtocol.RMS3);
-  if (variant === null) throw new Error("no RMS3");
   const config = { port: 0, protocol: ListenProtocol.RMS3, setting: emptySetting() };
   const server = startFrontedListener("127.0.0.1", config, testCertificate, hooks, {
     config: () => config,
@@ -63,15 +60,7 @@ test("a miner that does not read stalls its own stream, not the others", async (
     log: () => {},
   });
   cleanup.push(() => server.stop());
-  const client = startTunnelClient({
-    listenHost: "127.0.0.1",
-    listenPort: 0,
-    server: { host: "127.0.0.1", port: server.port },
-    kencKey: KEY,
-    variant,
-    log: () => {},
-  });
-  cleanup.push(() => client.stop());
+  const client = localTunnelClient(cleanup, server.port, KEY, ListenProtocol.RMS3);
 
   // the stuck miner: connects, shrinks its receive buffer, never reads
   const stuck = Bun.spawn(
