@@ -4,12 +4,11 @@
  * share and the fee still reaches the fee pool. The command itself is run as a process too.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { join } from "node:path";
 import { ClientArgsError, parseClientArgs } from "../../appliance/client/cli.ts";
 import { startKencClient } from "../../appliance/client/kenc-client.ts";
 import type { Port } from "../../appliance/domain/port.ts";
+import { startClientProcess } from "../support/kenc/client-process.ts";
 import { startKencPort } from "../support/kenc/kenc-port.ts";
-import { BUN } from "../support/process.ts";
 import { feeWallet, until } from "../support/stratum/port-fixture.ts";
 import { TestMiner } from "../support/stratum/test-miner.ts";
 import { TestPool } from "../support/stratum/test-pool.ts";
@@ -71,31 +70,12 @@ describe("pithead client", () => {
 
   test("the command: `pithead client` as a process carries a hashing miner", async () => {
     const { pool, listen } = await kencPort();
-    const proc = Bun.spawn(
-      [
-        BUN,
-        join(import.meta.dir, "../../appliance/main.ts"),
-        "client",
-        "--server",
-        `127.0.0.1:${listen}`,
-        "--listen",
-        "127.0.0.1:0",
-      ],
-      { stdout: "pipe", stderr: "pipe", env: { ...process.env, PITHEAD_KENC_KEY: ` ${KEY} ` } },
+    // the key as the environment gives it, with the spaces the client trims
+    const { port: local, out } = await startClientProcess(
+      cleanup,
+      ["--server", `127.0.0.1:${listen}`, "--listen", "127.0.0.1:0"],
+      ` ${KEY} `,
     );
-    cleanup.push(async () => {
-      proc.kill("SIGTERM");
-      await proc.exited;
-    });
-    const reader = proc.stdout.getReader();
-    let out = "";
-    let local = 0;
-    while (local === 0) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`pithead client exited:\n${out}\n${await new Response(proc.stderr).text()}`);
-      out += new TextDecoder().decode(value);
-      local = Number(/listening on 127\.0\.0\.1:(\d+)/.exec(out)?.[1] ?? 0);
-    }
     expect(out).toContain(`carrying miners to 127.0.0.1:${listen} over KENC`);
     const r = await TestMiner.start({ port: local, user: "wal.rig4", maxShares: 10, maxMs: 20_000 }).done;
     expect(r.accepted).toBe(10);

@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { ListenProtocol, type Port } from "../../appliance/domain/port.ts";
+import { startClientProcess } from "../support/kenc/client-process.ts";
 import { startKencPort } from "../support/kenc/kenc-port.ts";
 import { feeWallet, until } from "../support/stratum/port-fixture.ts";
 import { RawClient } from "../support/stratum/raw-client.ts";
@@ -140,6 +141,24 @@ describe("RMS tunnel", () => {
         expect(carrying.every((f) => f.type === 0x02)).toBe(true);
       }
     });
+
+  test("the command: `pithead client --tunnel rms2` as a process carries two hashing miners over one tunnel", async () => {
+    const { pool, relay } = await tunnelPort(ListenProtocol.RMS2);
+    const { port: local, out } = await startClientProcess(
+      cleanup,
+      ["--server", `127.0.0.1:${relay.port}`, "--listen", "127.0.0.1:0", "--tunnel", "rms2"],
+      KEY,
+    );
+    expect(out).toContain(`carrying miners to 127.0.0.1:${relay.port} over one RMS2 tunnel`);
+    const reports = await Promise.all(
+      ["wal.p1", "wal.p2"].map(
+        (user) => TestMiner.start({ port: local, user, maxShares: 10, maxMs: 30_000 }).done,
+      ),
+    );
+    for (const r of reports) expect(r.accepted).toBe(10);
+    expect(pool.workers.get("wal.p1")?.shares).toBe(10);
+    expect(relay.connections).toHaveLength(1);
+  });
 
   test("a client with another key is refused: its waiting miner is closed, both ends say why", async () => {
     const { t, port, relay } = await tunnelPort(ListenProtocol.RMS2);
