@@ -25,6 +25,7 @@ const BENCHES = [
   "bench/engine/family.ts passthrough",
   "bench/tunnel/wire-bytes.ts",
   "bench/tunnel/wire-bytes.ts 100 40 0",
+  "bench/tunnel/share-latency.ts",
 ];
 const LIMIT_MS = 10 * 60_000;
 

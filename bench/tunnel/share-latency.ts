@@ -1,0 +1,92 @@
+/**
+ * Added share latency through the RMS tunnel (docs/benchmarks.md, "RMS tunnel"): one miner submits
+ * shares one at a time and times each answer, straight to the port and through `pithead client
+ * --tunnel` (RMS2, RMS3) on loopback; the difference of the percentiles is what the tunnel adds (its
+ * two extra hops, KENC, records and compression).
+ * Usage: bun bench/tunnel/share-latency.ts [shares=2000]
+ */
+import type { Socket } from "bun";
+import { ListenProtocol } from "../../appliance/domain/port.ts";
+import { startKencPort } from "../../test/support/kenc/kenc-port.ts";
+import { until } from "../../test/support/stratum/port-fixture.ts";
+import { localTunnelClient } from "../../test/support/tunnel/local-client.ts";
+import { percentile } from "../engine/fake-miner.ts";
+
+const SHARES = Number(process.argv[2] ?? 2000);
+const KEY = "bench latency key";
+
+/** A miner that logs in, then sends each share when the previous one is answered, timing each. */
+async function timedShares(port: number): Promise<number[]> {
+  let buffer = "";
+  let answered: ((line: string) => void) | null = null;
+  const lines: string[] = [];
+  const socket: Socket<undefined> = await Bun.connect({
+    hostname: "127.0.0.1",
+    port,
+    socket: {
+      data: (_s, d) => {
+        buffer += new TextDecoder().decode(d);
+        const parts = buffer.split("\n");
+        buffer = parts.pop() ?? "";
+        for (const l of parts) {
+          lines.push(l);
+          if (answered && l.includes('"id":1000')) answered(l);
+        }
+      },
+    },
+  });
+  socket.write('{"id":1,"method":"mining.subscribe","params":["bench/1.0"]}\n');
+  socket.write('{"id":2,"method":"mining.authorize","params":["wal.lat","x"]}\n');
+  await until(() => lines.some((l) => l.includes(`"method":"mining.notify"`)));
+  const notify = JSON.parse(lines.find((l) => l.includes(`"method":"mining.notify"`)) as string) as {
+    params: string[];
+  };
+  const subscribed = JSON.parse(lines.find((l) => l.startsWith('{"id":1,')) as string) as {
+    result: [unknown, string, number];
+  };
+  const en2Hex = subscribed.result[2] * 2;
+  const job = notify.params[0] as string;
+  const ntime = notify.params[7] as string;
+  const times: number[] = [];
+  for (let i = 0; i < SHARES; i++) {
+    const nonce = i.toString(16).padStart(8, "0");
+    const got = new Promise<string>((r) => {
+      answered = r;
+    });
+    const t0 = performance.now();
+    socket.write(
+      `{"id":1000,"method":"mining.submit","params":["wal.lat","${job}","${i.toString(16).padStart(en2Hex, "0")}","${ntime}","${nonce}"]}\n`,
+    );
+    await got;
+    times.push(performance.now() - t0);
+  }
+  socket.end();
+  return times.sort((a, b) => a - b);
+}
+
+const rows: string[] = [];
+let direct: number[] = [];
+for (const [name, protocol] of [
+  ["straight to the port (TCP)", ListenProtocol.TCP],
+  ["through an RMS2 tunnel", ListenProtocol.RMS2],
+  ["through an RMS3 tunnel", ListenProtocol.RMS3],
+] as const) {
+  const cleanup: Array<() => Promise<void> | void> = [];
+  const { listen } = await startKencPort(cleanup, KEY, [], { protocol });
+  const port =
+    protocol === ListenProtocol.TCP ? listen : localTunnelClient(cleanup, listen, KEY, protocol).port;
+  const times = await timedShares(port);
+  if (protocol === ListenProtocol.TCP) direct = times;
+  const p50 = percentile(times, 50);
+  const p99 = percentile(times, 99);
+  const added =
+    protocol === ListenProtocol.TCP
+      ? "—"
+      : `${(p50 - percentile(direct, 50)).toFixed(3)} / ${(p99 - percentile(direct, 99)).toFixed(3)}`;
+  rows.push(`| ${name} | ${p50.toFixed(3)} / ${p99.toFixed(3)} | ${added} |`);
+  for (const c of cleanup.reverse()) await c();
+}
+console.log(`${SHARES} shares, one at a time, share round trip in ms`);
+console.log("| path | p50 / p99 | added p50 / p99 |");
+console.log("| --- | --- | --- |");
+for (const r of rows) console.log(r);
