@@ -1,6 +1,7 @@
 /**
  * Hostile tunnel peers that hold the key (docs/rms-tunnel.md, "Refusals"): a frame for a stream
- * never opened, a decompression bomb, an oversized record, a first frame that is not a hello. Each
+ * never opened, a decompression bomb, an oversized record, a first frame that is not a hello, a
+ * stream that overruns its window, a broadcast from a client. Each
  * closes that peer's tunnel with a line in the port log, and nothing else: a hashing miner on
  * another tunnel of the same port keeps having its shares accepted. The frames are written here by
  * hand from the document, over the test's own WebCrypto KENC client.
@@ -53,6 +54,30 @@ function dataFrame(stream: number, text: string): Uint8Array {
   return f;
 }
 
+/** open stream 1 from 127.0.0.9 */
+function openFrame(): Uint8Array {
+  const address = new TextEncoder().encode("127.0.0.9");
+  const f = new Uint8Array(6 + address.length);
+  f[0] = 0x01;
+  new DataView(f.buffer).setUint32(1, 1);
+  f[5] = address.length;
+  f.set(address, 6);
+  return f;
+}
+
+/** the same bytes to streams 1 and 2, which only a server may send */
+function broadcastFrame(): Uint8Array {
+  const f = new Uint8Array(3 + 8 + 4 + 3);
+  const v = new DataView(f.buffer);
+  f[0] = 0x05;
+  v.setUint16(1, 2);
+  v.setUint32(3, 1);
+  v.setUint32(7, 2);
+  v.setUint32(11, 3);
+  f.set(new TextEncoder().encode("{}\n"), 15);
+  return f;
+}
+
 test("hostile frames close the hostile tunnel, and nothing else", async () => {
   const { pool, t, port, listen } = await startKencPort(cleanup, KEY, [], { protocol: ListenProtocol.RMS3 });
   const client = localTunnelClient(cleanup, listen, KEY, ListenProtocol.RMS3);
@@ -68,6 +93,12 @@ test("hostile frames close the hostile tunnel, and nothing else", async () => {
     ],
     ["record too long", [record(0, hello()), record(0, new Uint8Array(0), 0x7fffffff)]],
     ["the first frame is not a hello", [record(0, dataFrame(1, "{}\n"))]],
+    // the port announced a 64 KiB window per stream: 65,537 bytes before any credit overrun it
+    [
+      "stream 1 overran its window",
+      [record(0, hello()), record(0, openFrame()), record(0, dataFrame(1, "x".repeat(65537)))],
+    ],
+    ["broadcast from a client", [record(0, hello()), record(0, openFrame()), record(0, broadcastFrame())]],
   ];
   for (const [reason, records] of attacks) {
     const peer = await WebKencClient.connect(listen, KEY, SALT);
