@@ -1,7 +1,8 @@
 /**
  * A TCP relay between a farm client and a port, for tunnel tests: it counts and keeps the bytes of
- * each connection both ways (so a test can decode what crossed the wire) and can cut every
- * connection at once, as a dropped uplink does.
+ * each connection both ways (so a test can decode what crossed the wire), and can cut every
+ * connection at once, as a dropped uplink does, or swallow their bytes without closing them, as a
+ * black-holed one (a 4G link that stalls) does.
  */
 import type { Socket } from "bun";
 
@@ -12,6 +13,8 @@ export interface RelayedConnection {
   down: Uint8Array[];
   client: Socket<RelayedConnection>;
   server: Socket<undefined> | null;
+  /** bytes are swallowed both ways; the sockets stay open */
+  blackholed: boolean;
 }
 
 const total = (parts: Uint8Array[]): number => parts.reduce((n, p) => n + p.length, 0);
@@ -26,7 +29,7 @@ export class TcpRelay {
       port: 0,
       socket: {
         open: (client) => {
-          const c: RelayedConnection = { up: [], down: [], client, server: null };
+          const c: RelayedConnection = { up: [], down: [], client, server: null, blackholed: false };
           client.data = c;
           this.connections.push(c);
           Bun.connect({
@@ -34,11 +37,12 @@ export class TcpRelay {
             port: target,
             socket: {
               data: (_s, d) => {
+                if (c.blackholed) return;
                 c.down.push(new Uint8Array(d));
                 client.write(d);
               },
               close: () => {
-                client.end();
+                if (!c.blackholed) client.end();
               },
               error: () => {
                 client.end();
@@ -55,11 +59,13 @@ export class TcpRelay {
         },
         data: (client, d) => {
           const c = client.data;
+          if (c.blackholed) return;
           c.up.push(new Uint8Array(d));
           c.server?.write(d);
         },
         close: (client) => {
-          client.data.server?.end();
+          // a black hole passes nothing on, not even the end of a connection
+          if (!client.data.blackholed) client.data.server?.end();
         },
         error: (client) => {
           client.data.server?.end();
@@ -83,6 +89,11 @@ export class TcpRelay {
       c.client.end();
       c.server?.end();
     }
+  }
+
+  /** From now on every open connection swallows its bytes both ways and stays open. */
+  blackhole(): void {
+    for (const c of this.connections) c.blackholed = true;
   }
 
   stop(): void {
