@@ -125,7 +125,8 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
           closeMiner(m);
         },
       },
-      m.socket.remoteAddress,
+      // the port sees the miner's address as a direct connection would show it
+      m.socket.remoteAddress.replace(/^::ffff:/, ""),
     );
     const early = m.early;
     m.early = [];

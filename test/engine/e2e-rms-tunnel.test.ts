@@ -5,6 +5,7 @@
  * decoder (test/support/tunnel/tunnel-reader.ts).
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { connect } from "node:net";
 import { ListenProtocol, type Port } from "../../appliance/domain/port.ts";
 import { startClientProcess } from "../support/kenc/client-process.ts";
 import { startKencPort } from "../support/kenc/kenc-port.ts";
@@ -158,6 +159,20 @@ describe("RMS tunnel", () => {
     for (const r of reports) expect(r.accepted).toBe(10);
     expect(pool.workers.get("wal.p1")?.shares).toBe(10);
     expect(relay.connections).toHaveLength(1);
+  });
+
+  test("the port sees each miner's own address, not the tunnel's", async () => {
+    const { t, port, relay } = await tunnelPort(ListenProtocol.RMS);
+    const { c } = client(ListenProtocol.RMS, relay.port);
+    // 127.0.0.2 is this machine too; the tunnel itself comes from 127.0.0.1
+    const miner = connect({ host: "127.0.0.1", port: c.port, localAddress: "127.0.0.2" });
+    cleanup.push(() => {
+      miner.destroy();
+    });
+    miner.write('{"id":1,"method":"mining.subscribe","params":["rig/1.0"]}\n');
+    miner.write('{"id":2,"method":"mining.authorize","params":["wal.far","x"]}\n');
+    await until(() => t.engine.running(port.id)?.online === 1);
+    expect([...(t.engine.running(port.id)?.ips.keys() ?? [])]).toEqual(["127.0.0.2"]);
   });
 
   test("a client with another key is refused: its waiting miner is closed, both ends say why", async () => {
