@@ -186,7 +186,9 @@ describe("RMS tunnel", () => {
     await until(() => t.logs.some((l) => l.includes("the first frame does not authenticate")));
     // the client keeps trying; the port logs the refusal once per address and reason
     await until(() => relay.connections.length >= 3);
-    expect(t.logs.filter((l) => l.includes("the first frame does not authenticate"))).toHaveLength(1);
+    expect(
+      t.logs.filter((l) => l.includes("RMS2 127.0.0.1: the first frame does not authenticate")),
+    ).toHaveLength(1);
     expect(t.engine.running(port.id)?.connected).toBe(0);
     expect(c.links).toBe(0);
   });

@@ -39,6 +39,8 @@ export interface KencCarrier {
   salt: string;
   /** bytes waiting for a peer that does not read before it is cut off */
   maxPending: number;
+  /** what the port log calls the transport in a refusal */
+  name: string;
 }
 
 /**
@@ -49,9 +51,9 @@ export function kencFront<T>(
   hooks: ConnectionHooks<T>,
   log: (message: string) => void,
   kencKey: () => string,
-  carrier: KencCarrier = { salt: HKDF_SALT, maxPending: MAX_PENDING_BYTES },
+  carrier: KencCarrier = { salt: HKDF_SALT, maxPending: MAX_PENDING_BYTES, name: "KENC" },
 ): ConnectionHooks<KencGate<T>> {
-  const refusals = new RefusalLog("KENC", log);
+  const refusals = new RefusalLog(carrier.name, log);
   const fail = (g: KencGate<T>, why: string) => {
     g.failed = true;
     g.socket.end();

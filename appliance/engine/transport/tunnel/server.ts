@@ -172,7 +172,11 @@ export function tunnelFront<T>(
     },
   };
   return {
-    hooks: kencFront(plain, log, kencKey, { salt: RMS_SALT, maxPending: TUNNEL_MAX_PENDING }),
+    hooks: kencFront(plain, log, kencKey, {
+      salt: RMS_SALT,
+      maxPending: TUNNEL_MAX_PENDING,
+      name: variant.name,
+    }),
     stop: () => {
       for (const t of [...tunnels.values()]) endTunnel(t);
     },
