@@ -26,7 +26,10 @@ export const projectSchema = z.object({
   fee: z.number(KEY).min(0, KEY).max(1, KEY).default(0.01),
   /** in units of difficulty-1 work; used by the PPLNS accounting that is not built yet */
   pplns_window: z.number(KEY).positive(KEY).default(1_000_000),
+  /** the difficulty a miner starts at */
   difficulty: z.number(KEY).positive(KEY).max(1e15, KEY),
+  /** vardiff aims at one share per miner every this many seconds; 0: every miner keeps `difficulty` */
+  vardiff_seconds: z.number(KEY).min(0, KEY).max(600, KEY).default(10),
   stratum_port: z.number(KEY).int(KEY).min(1, KEY).max(65534, KEY),
 });
 export type Project = z.infer<typeof projectSchema>;

@@ -7,7 +7,21 @@
 import type { SettingsStore } from "../store/settings.ts";
 import type { BlockchainInfo } from "./daemon/calls.ts";
 import { PoolNode } from "./pool/pool-node.ts";
+import type { VardiffOptions } from "./pool/vardiff.ts";
 import { daemonEndpoint, PROJECT_SETTING, type Project, readProject, type StoredProject } from "./project.ts";
+
+/** Vardiff moves a miner between a thousandth and a million times the start difficulty. */
+const VARDIFF_BELOW = 2 ** 10;
+const VARDIFF_ABOVE = 2 ** 20;
+
+function vardiffOf(p: Project): VardiffOptions | null {
+  if (p.vardiff_seconds === 0) return null;
+  return {
+    targetSeconds: p.vardiff_seconds,
+    min: p.difficulty / VARDIFF_BELOW,
+    max: p.difficulty * VARDIFF_ABOVE,
+  };
+}
 
 export type NodeState = "not_activated" | "activated" | "running";
 
@@ -126,6 +140,7 @@ export class PoolNodeService {
         host: this.host,
         port: p.stratum_port,
         difficulty: p.difficulty,
+        vardiff: vardiffOf(p),
         log: (m) => this.log("running", `pool node: ${m}`),
       });
       this.error = "";

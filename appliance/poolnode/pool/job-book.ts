@@ -1,12 +1,14 @@
 /**
  * The jobs miners may still submit to. A clean job (new previous block) makes every earlier job stale;
- * a refresh on the same previous block keeps the last few valid so shares in flight are not lost.
+ * jobs on the same previous block (refreshed transactions, fresh work after a miner's difficulty
+ * changed) stay valid, the oldest dropped beyond a bound, so shares in flight are not lost.
  * After the pool finds a block, every job on the old tip is stale at once, before the daemon's
  * next template arrives: a second block on the same parent would only be an orphan race.
  */
 import type { PoolJob } from "./job.ts";
 
-const KEEP_REFRESHED = 8;
+/** One job per retarget of each miner can pile up within a block; far more than miners keep in flight. */
+const MAX_JOBS = 1024;
 
 export class JobBook {
   private readonly jobs = new Map<string, PoolJob>();
@@ -24,7 +26,7 @@ export class JobBook {
   add(job: PoolJob, clean: boolean): void {
     if (clean) this.jobs.clear();
     this.jobs.set(job.id, job);
-    if (this.jobs.size > KEEP_REFRESHED) {
+    if (this.jobs.size > MAX_JOBS) {
       const oldest = this.jobs.keys().next().value as string;
       this.jobs.delete(oldest);
     }

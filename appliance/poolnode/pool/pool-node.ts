@@ -14,6 +14,7 @@ import { PoolJob } from "./job.ts";
 import { JobBook } from "./job-book.ts";
 import type { ValidShare } from "./share-verifier.ts";
 import { StratumServer } from "./stratum-server.ts";
+import type { VardiffOptions } from "./vardiff.ts";
 
 export interface PoolNodeOptions {
   coin: PoolCoinName;
@@ -23,8 +24,10 @@ export interface PoolNodeOptions {
   host: string;
   /** 0: any free port (see `port`) */
   port: number;
-  /** fixed share difficulty; vardiff is not part of this slice */
+  /** the share difficulty a connection starts at (and keeps, without vardiff) */
   difficulty: number;
+  /** per-connection difficulty aiming at one share every targetSeconds, within min..max */
+  vardiff?: VardiffOptions | null;
   pollMs?: number;
   refreshMs?: number;
   tag?: string;
@@ -80,10 +83,12 @@ export class PoolNode {
         algorithm: coin.algorithm,
         loginTimeoutMs: opts.loginTimeoutMs,
         maxConnections: opts.maxConnections,
+        vardiff: opts.vardiff,
       },
       this.jobs,
       {
         authorize: (address) => this.validAddress(address),
+        freshJob: () => this.freshJob(),
         onShare: (worker, job, share) => this.onShare(worker, job, share),
         onReject: (_worker, error) => this.onReject(error),
       },
@@ -126,18 +131,31 @@ export class PoolNode {
   private onTemplate(template: BlockTemplate, clean: boolean): void {
     // a new tip is when confirmations change (or a block of ours falls off the best chain)
     if (clean) this.trackBlocks();
+    const job = this.makeJob(template, clean);
+    if (job !== null) this.server.broadcast(job, clean);
+  }
+
+  /** The current template as a new job (for one miner whose difficulty changed). */
+  private freshJob(): PoolJob | null {
+    const current = this.jobs.current;
+    return current === null ? null : this.makeJob(current.template, false);
+  }
+
+  private makeJob(template: BlockTemplate, clean: boolean): PoolJob | null {
+    const id = this.jobs.newId();
     let job: PoolJob;
     try {
-      job = new PoolJob(this.jobs.newId(), template, {
+      // the job id leads the tag (which may be cut to 32 bytes), so no two jobs share a coinbase
+      job = new PoolJob(id, template, {
         payoutScript: this.payoutScript,
-        tag: this.opts.tag ?? "/pithead/",
+        tag: `${id}${this.opts.tag ?? "/pithead/"}`,
       });
     } catch (e) {
       this.log(`template at height ${template.height}: ${e instanceof Error ? e.message : String(e)}`);
-      return;
+      return null;
     }
     this.jobs.add(job, clean);
-    this.server.broadcast(job, clean);
+    return job;
   }
 
   /** Refreshes the found blocks' confirmations; a request while one runs makes it run once more. */
@@ -169,7 +187,7 @@ export class PoolNode {
 
   private onShare(worker: string, job: PoolJob, share: ValidShare): void {
     this.stats.accepted++;
-    this.stats.work.set(worker, (this.stats.work.get(worker) ?? 0) + this.opts.difficulty);
+    this.stats.work.set(worker, (this.stats.work.get(worker) ?? 0) + share.difficulty);
     if (!share.block) return;
     // the parent is no longer the tip once this block is in: shares on it can only make orphans
     this.jobs.retireParent(job.template.previousblockhash);

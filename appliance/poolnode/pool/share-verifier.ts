@@ -20,12 +20,15 @@ export interface ValidShare {
   coinbaseHex: string;
   /** the hash also meets the network target: this share is a block */
   block: boolean;
+  /** the difficulty the share met and is credited at */
+  difficulty: number;
 }
 
 export function verifyShare(
   job: PoolJob,
   extranonce1: string,
   submit: Submit,
+  /** the difficulty the miner was given for this job */
   difficulty: number,
   algorithm: PowAlgorithm,
 ): ValidShare | StratumError {
@@ -59,5 +62,6 @@ export function verifyShare(
     header,
     coinbaseHex: job.coinbase.coinb1 + extranonce1 + submit.extranonce2 + job.coinbase.coinb2,
     block: value <= job.networkTarget,
+    difficulty,
   };
 }

@@ -20,8 +20,11 @@ import { EXTRANONCE2_BYTES } from "./coinbase.ts";
 import type { PoolJob } from "./job.ts";
 import type { JobBook } from "./job-book.ts";
 import { type ValidShare, verifyShare } from "./share-verifier.ts";
+import { Vardiff, type VardiffOptions } from "./vardiff.ts";
 
 export interface StratumHooks {
+  /** The current work again under a new job id and coinbase, for a miner given a new difficulty. */
+  freshJob(): PoolJob | null;
   /** Whether the address part of `address[.worker]` may mine here (the daemon's validateaddress). */
   authorize(address: string): Promise<boolean>;
   onShare(worker: string, job: PoolJob, share: ValidShare): void;
@@ -37,6 +40,8 @@ export interface StratumOptions {
   loginTimeoutMs?: number;
   /** connections beyond this are closed at once (spec §9: pool-node ports take 60,000) */
   maxConnections?: number;
+  /** null or absent: every connection keeps `difficulty` */
+  vardiff?: VardiffOptions | null;
 }
 
 const LOGIN_TIMEOUT_MS = 30_000;
@@ -53,10 +58,17 @@ interface Session {
   welcome: boolean;
   /** closes the connection unless a worker authorizes first */
   loginTimer: ReturnType<typeof setTimeout> | null;
+  vardiff: Vardiff;
+  /** the difficulty each recent job was sent with: a share is checked and credited at its job's */
+  jobDifficulty: Map<string, number>;
 }
+
+/** Jobs per connection whose difficulty is remembered (the job book keeps fewer valid ones). */
+const REMEMBERED_JOBS = 16;
 
 export class StratumServer {
   private listener: TCPSocketListener<Session> | null = null;
+  private sweeper: ReturnType<typeof setInterval> | null = null;
   private readonly sessions = new Set<Session>();
   // random start so that two pool runs do not hand out the same extranonce1 to the first miners
   private nextExtranonce1 = (Math.random() * 0xffffffff) >>> 0;
@@ -87,12 +99,36 @@ export class StratumServer {
         error: (socket) => this.drop(socket.data),
       },
     });
+    const v = this.opts.vardiff;
+    if (v) this.sweeper = setInterval(() => this.sweep(), v.targetSeconds * 1000);
   }
 
   stop(): void {
+    if (this.sweeper !== null) clearInterval(this.sweeper);
+    this.sweeper = null;
     this.listener?.stop(true);
     this.listener = null;
     for (const s of this.sessions) this.drop(s);
+  }
+
+  /**
+   * A new difficulty applies from the next job, so fresh work follows it: a new job id (the old one
+   * keeps its difficulty) and a new coinbase, so no share of the old job can be sent again under it.
+   */
+  private sendDifficulty(s: Session, difficulty: number): void {
+    s.socket.write(requestLine(null, Method.SET_DIFFICULTY, [difficulty]));
+    const job = this.hooks.freshJob();
+    if (job !== null) this.notify(s, job, requestLine(null, Method.NOTIFY, job.notifyParams(false)));
+  }
+
+  /** Lowers the difficulty of miners whose shares stopped coming. */
+  private sweep(): void {
+    const now = Date.now();
+    for (const s of this.sessions) {
+      if (s.workers.size === 0) continue;
+      const next = s.vardiff.check(now);
+      if (next !== null) this.sendDifficulty(s, next);
+    }
   }
 
   private drop(s: Session | undefined): void {
@@ -104,7 +140,14 @@ export class StratumServer {
   /** Sends a job to every miner that has authorized. */
   broadcast(job: PoolJob, clean: boolean): void {
     const line = requestLine(null, Method.NOTIFY, job.notifyParams(clean));
-    for (const s of this.sessions) if (s.workers.size > 0) s.socket.write(line);
+    for (const s of this.sessions) if (s.workers.size > 0) this.notify(s, job, line);
+  }
+
+  private notify(s: Session, job: PoolJob, line: string): void {
+    s.jobDifficulty.set(job.id, s.vardiff.current);
+    if (s.jobDifficulty.size > REMEMBERED_JOBS)
+      s.jobDifficulty.delete(s.jobDifficulty.keys().next().value as string);
+    s.socket.write(line);
   }
 
   private open(socket: Socket<Session>): void {
@@ -119,6 +162,8 @@ export class StratumServer {
       subscribed: false,
       workers: new Set(),
       welcome: false,
+      jobDifficulty: new Map(),
+      vardiff: new Vardiff(this.opts.difficulty, this.opts.vardiff ?? null, Date.now()),
       loginTimer: setTimeout(() => socket.end(), this.opts.loginTimeoutMs ?? LOGIN_TIMEOUT_MS),
       splitter: new LineSplitter(
         MAX_LINE_BYTES,
@@ -149,9 +194,9 @@ export class StratumServer {
     // after the answer, so that the miner knows it is authorized before its first job arrives
     if (s.welcome) {
       s.welcome = false;
-      s.socket.write(requestLine(null, Method.SET_DIFFICULTY, [this.opts.difficulty]));
+      s.socket.write(requestLine(null, Method.SET_DIFFICULTY, [s.vardiff.current]));
       const job = this.jobs.current;
-      if (job !== null) s.socket.write(requestLine(null, Method.NOTIFY, job.notifyParams(true)));
+      if (job !== null) this.notify(s, job, requestLine(null, Method.NOTIFY, job.notifyParams(true)));
     }
   }
 
@@ -209,12 +254,16 @@ export class StratumServer {
       return this.reject(sub.worker, ErrorCode.UNAUTHORIZED, "unauthorized worker");
     const job = this.jobs.get(sub.jobId);
     if (job === undefined) return this.reject(sub.worker, ErrorCode.STALE, "stale job");
-    const share = verifyShare(job, s.extranonce1, sub, this.opts.difficulty, this.opts.algorithm);
+    const difficulty = s.jobDifficulty.get(job.id) ?? s.vardiff.current;
+    const share = verifyShare(job, s.extranonce1, sub, difficulty, this.opts.algorithm);
     if (share instanceof StratumError) {
       this.hooks.onReject(sub.worker, share);
       return share;
     }
     this.hooks.onShare(sub.worker, job, share);
+    // after this answer: the new difficulty comes with the job it applies to
+    const next = s.vardiff.onShare(Date.now());
+    if (next !== null) queueMicrotask(() => this.sendDifficulty(s, next));
     return true;
   }
 

@@ -56,7 +56,13 @@ export const poolNodeRoutes: Route[] = [
       return ok({
         state,
         error: app.poolNode.lastError,
-        config: { coin: p.coin, fee: p.fee, pplns_window: p.pplns_window, difficulty: p.difficulty },
+        config: {
+          coin: p.coin,
+          fee: p.fee,
+          pplns_window: p.pplns_window,
+          difficulty: p.difficulty,
+          vardiff_seconds: p.vardiff_seconds,
+        },
         projectPort: p.stratum_port,
         endpoints: [{ id: 1, name: `${p.coin} daemon`, coin: p.coin }],
         enable: state === "running",

@@ -181,8 +181,28 @@ class HandMiner {
     private readonly client: RawClient,
     readonly user: string,
     readonly extranonce1: string,
-    readonly job: Notify,
+    public job: Notify,
   ) {}
+
+  private messages(method: string): unknown[][] {
+    return this.client.lines
+      .map((l) => JSON.parse(l) as { method?: string; params: unknown[] })
+      .filter((m) => m.method === method)
+      .map((m) => m.params);
+  }
+
+  /** The set_difficulty values received, in order. */
+  difficulties(): number[] {
+    return this.messages("mining.set_difficulty").map((p) => p[0] as number);
+  }
+
+  /** Waits for a job after the one in hand and takes it. */
+  async nextJob(): Promise<void> {
+    const jobs = () => this.messages("mining.notify").map((p) => parseNotify(p) as Notify);
+    const seen = jobs().findIndex((j) => j.jobId === this.job.jobId);
+    await until(() => jobs().length > seen + 1);
+    this.job = jobs()[jobs().length - 1] as Notify;
+  }
 
   static async connect(port: number, user: string): Promise<HandMiner> {
     const c = await RawClient.connect(port);
@@ -317,6 +337,53 @@ describe("share checks", () => {
     await until(() => stranger.answer(2) !== undefined);
     expect(code(stranger.answer(2)?.error)).toBe(24);
     stranger.close();
+  });
+});
+
+describe("vardiff", () => {
+  test("quick shares raise the difficulty; a share keeps its job's difficulty", async () => {
+    const vardiff = await PoolNode.start({
+      ...poolOptions(FINE_DIFFICULTY),
+      vardiff: { targetSeconds: 10, min: FINE_DIFFICULTY, max: 1 },
+    });
+    const worker = `${minerAddress}.vd`;
+    try {
+      await until(() => vardiff.currentJob !== null);
+      const hand = await HandMiner.connect(vardiff.port, worker);
+      const oldJob = hand.job;
+      const fine = targetFor(FINE_DIFFICULTY, "scrypt");
+      const raised = targetFor(FINE_DIFFICULTY * 4, "scrypt");
+      const networkTarget = targetFromBits(oldJob.nbits);
+      // eight shares in well under the target time, none a block (a block would end the job)
+      for (let i = 1; i <= 8; i++) {
+        const en2 = i.toString(16).padStart(8, "0");
+        expect(
+          await hand.submit(
+            en2,
+            hand.find(en2, (v) => v > networkTarget && v <= fine),
+          ),
+        ).toBeNull();
+      }
+      await until(() => hand.difficulties().length >= 2);
+      expect(hand.difficulties()).toEqual([FINE_DIFFICULTY, FINE_DIFFICULTY * 4]);
+      await hand.nextJob();
+      expect(hand.job.jobId).not.toBe(oldJob.jobId);
+      // fresh work: another coinbase, so no share of the old job is valid work again under the new id
+      expect(hand.job.coinb1 + hand.job.coinb2).not.toBe(oldJob.coinb1 + oldJob.coinb2);
+
+      // the old job keeps the difficulty it was sent with; the new one asks for the raised one
+      const newJob = hand.job;
+      hand.job = oldJob;
+      const late = hand.find("00000010", (v) => v > networkTarget && v <= fine && v > raised);
+      expect(await hand.submit("00000010", late)).toBeNull();
+      hand.job = newJob;
+      const weak = hand.find("00000011", (v) => v > networkTarget && v <= fine && v > raised);
+      expect(code(await hand.submit("00000011", weak))).toBe(23);
+      expect(vardiff.stats.work.get(worker)).toBe(9 * FINE_DIFFICULTY);
+      hand.close();
+    } finally {
+      await vardiff.stop();
+    }
   });
 });
 

@@ -8,9 +8,11 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { freePort, startTestAppliance, type TestAppliance } from "../../support/appliance.ts";
 import { cli, RegtestPair, RPC_PASSWORD, RPC_USER, untilAsync } from "../../support/poolnode/regtest.ts";
+import { until } from "../../support/stratum/port-fixture.ts";
 import { RawClient } from "../../support/stratum/raw-client.ts";
 import { TestMiner } from "../../support/stratum/test-miner.ts";
 
+const START = 2 ** -12;
 let chain: RegtestPair;
 let t: TestAppliance;
 let poolAddress: string;
@@ -28,7 +30,9 @@ function project(overrides: Record<string, unknown> = {}): Record<string, unknow
     rpc_url: chain.rpcUrl,
     rpc_cookie_file: chain.cookieFile,
     pool_address: poolAddress,
-    difficulty: 2 ** -8,
+    // one scrypt hash in 16 is a share (every one a regtest block), so vardiff has shares to go by
+    difficulty: START,
+    vardiff_seconds: 1,
     stratum_port: stratumPort,
     ...overrides,
   };
@@ -72,7 +76,13 @@ test("the project is checked, stored without the password and still not activate
   const saved = await t.client.post<Reply>("/api/poolnode/project/apply", withPassword);
   expect(saved.status).toBe(200);
   expect(saved.body.data).toEqual(
-    expect.objectContaining({ rpc_user: RPC_USER, rpc_password_set: true, active: false, coin: "LTC" }),
+    expect.objectContaining({
+      rpc_user: RPC_USER,
+      rpc_password_set: true,
+      active: false,
+      coin: "LTC",
+      vardiff_seconds: 1,
+    }),
   );
   const config = await t.client.get("/api/poolnode/project/config");
   expect(JSON.stringify(config.body)).not.toContain(RPC_PASSWORD);
@@ -115,11 +125,19 @@ test("activated, the pool runs on the project's port: sync info from the daemon,
   expect(sync?.chain).toEqual(expect.objectContaining({ chain: "regtest", blocks: height }));
   expect(sync?.template.height).toBe(height + 1);
 
-  const miner = TestMiner.start({ port: stratumPort, user: poolAddress, category: "scrypt" });
-  await untilAsync(async () => Number(await cli(chain.node, "getblockcount")) > height);
+  const miner = TestMiner.start({
+    port: stratumPort,
+    user: poolAddress,
+    category: "scrypt",
+    hashesPerSecond: 200,
+  });
+  await until(() => miner.answered >= 20);
   const report = await miner.finish();
   expect(report.authorized).toBe(true);
   expect(report.accepted).toBeGreaterThan(0);
+  expect(Number(await cli(chain.node, "getblockcount"))).toBeGreaterThan(height);
+  // the project's vardiff raised the difficulty the miner was credited at
+  expect(report.acceptedWork / report.accepted).toBeGreaterThan(START);
   const coinbase = JSON.parse(
     await cli(chain.node, "getblock", await cli(chain.node, "getblockhash", String(height + 1)), "2"),
   ).tx[0].vout[0].scriptPubKey.addresses;
