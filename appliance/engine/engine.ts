@@ -128,7 +128,7 @@ export class Engine implements EngineControl {
     timeoutMs: number,
     category: string | null = null,
   ): Promise<number> {
-    return pingUpstream(address, connType, timeoutMs, category);
+    return pingUpstream(address, connType, timeoutMs, category, () => this.deps.kencKey?.() ?? "");
   }
 
   setFeeHoldSeconds(seconds: number): void {

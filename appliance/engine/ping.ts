@@ -1,24 +1,34 @@
 /**
  * POST /api/ping: connect to an upstream and time how long it takes to log in the way the coin's
  * protocol family does (mining.subscribe for Bitcoin stratum, login for CryptoNote, …). Without a
- * coin, Bitcoin stratum's subscribe is the test.
+ * coin, Bitcoin stratum's subscribe is the test. An RMS2/RMS3 pool is reached through a tunnel, as a
+ * port would reach it.
  */
-import { ConnectMode } from "../domain/port.ts";
 import { PROXY_AGENT } from "./stratum/agent.ts";
 import { probeBitcoinPool } from "./stratum/bitcoin/probe.ts";
 import { familyFor } from "./stratum/families.ts";
-import { parseEndpoint } from "./transport/endpoint.ts";
+import { TunnelUplinks } from "./transport/tunnel/uplinks.ts";
 
-export function pingUpstream(
+export async function pingUpstream(
   address: string,
   connType: number,
   timeoutMs: number,
   category: string | null = null,
+  /** the KENC key an RMS2/RMS3 pool (another Pithead's tunnel port) is reached with */
+  kencKey: () => string = () => "",
 ): Promise<number> {
-  const ep = parseEndpoint(address, connType === ConnectMode.SSL ? ConnectMode.SSL : ConnectMode.TCP);
-  if (ep === null) return Promise.reject(new Error("invalid pool address"));
-  if (category === null) return probeBitcoinPool(ep, PROXY_AGENT, timeoutMs);
-  const family = familyFor(category);
-  if (family === null) return Promise.reject(new Error(`the ${category} protocol family is not implemented`));
-  return family.probe(ep, PROXY_AGENT, timeoutMs);
+  const family = category === null ? null : familyFor(category);
+  if (category !== null && family === null)
+    throw new Error(`the ${category} protocol family is not implemented`);
+  // an RMS2/RMS3 pool is tested as a port reaches it: through a tunnel of its own, for this test only
+  const uplinks = new TunnelUplinks(kencKey, () => {});
+  try {
+    const ep = uplinks.endpoint(address, connType);
+    if (ep === null) throw new Error("invalid pool address");
+    return await (family === null
+      ? probeBitcoinPool(ep, PROXY_AGENT, timeoutMs)
+      : family.probe(ep, PROXY_AGENT, timeoutMs));
+  } finally {
+    uplinks.stop();
+  }
 }

@@ -62,3 +62,16 @@ for (const [name, connectMode, protocol] of [
     }
     expect(pool.rejects.size + fee.rejects.size).toBe(0);
   });
+
+test("the pool connection test reaches an RMS3 pool through a tunnel, and fails with another key", async () => {
+  const server = await startKencPort(cleanup, KEY, [], { protocol: ListenProtocol.RMS3 });
+  const farm = makeEngine({}, { kencKey: () => KEY });
+  cleanup.push(() => farm.engine.shutdown());
+  const address = `127.0.0.1:${server.listen}`;
+  expect(await farm.engine.ping(address, ConnectMode.RMS3, 5_000, "sha256")).toBeGreaterThanOrEqual(0);
+  // a plain stratum test of the same port is refused by its KENC link
+  await expect(farm.engine.ping(address, ConnectMode.TCP, 2_000, "sha256")).rejects.toThrow();
+  const stranger = makeEngine({}, { kencKey: () => "another key" });
+  cleanup.push(() => stranger.engine.shutdown());
+  await expect(stranger.engine.ping(address, ConnectMode.RMS3, 2_000, "sha256")).rejects.toThrow();
+});

@@ -33,7 +33,8 @@ export const catalogRoutes: Route[] = [
             .string("lang.proxy.err_pool_address")
             .transform((s) => s.replace(/\s+/g, "").replace(/^[a-z0-9+]+:\/\//i, ""))
             .pipe(z.string().regex(/^[^:/]+:\d{1,5}$/, "lang.proxy.err_pool_address")),
-          conn_type: z.union([z.literal(0), z.literal(1)]).default(0),
+          /** spec §4 connect modes: TCP 0, SSL 1, RMS2 5 and RMS3 6 (through a tunnel, with the KENC key) */
+          conn_type: z.union([z.literal(0), z.literal(1), z.literal(5), z.literal(6)]).default(0),
           /** the port's coin: the test logs in the way its protocol does */
           currency: z.string().max(32).optional(),
         }),

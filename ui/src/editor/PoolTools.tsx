@@ -36,7 +36,7 @@ export function PoolTools({ coin, address, mode, disabled = false, label, onSele
       >
         {label ?? t("preset.pick")}
       </button>
-      <PingButton address={address} connType={mode === 1 ? 1 : 0} currency={coin} disabled={disabled} />
+      <PingButton address={address} connType={mode} currency={coin} disabled={disabled} />
       <Suspense fallback={null}>
         {picking && (
           <SelectPool
