@@ -113,6 +113,7 @@ export class TunnelSession {
   /** Bytes of a stream toward the peer; returns how many its credit allowed (the rest: wait for `writable`). */
   write(id: number, bytes: Uint8Array): number {
     const s = this.streams.get(id);
+    // a closed stream takes its bytes and drops them, as a closed socket would
     if (s === undefined) return bytes.length;
     const n = s.take(bytes.length);
     if (n === 0) return 0;
