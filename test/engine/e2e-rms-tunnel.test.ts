@@ -87,8 +87,11 @@ describe("RMS tunnel", () => {
     await until(() => relay.connections.length === 2 && c.connected);
     const before = new Map(users.map((u) => [u, pool.workers.get(u)?.shares ?? 0]));
     await until(() => users.every((u) => (pool.workers.get(u)?.shares ?? 0) >= (before.get(u) ?? 0) + 20));
-    // the port never saw a miner leave: the streams survived the link
+    // the port never saw a miner leave: the streams survived the link, as its log says
     expect(t.engine.running(port.id)?.connected).toBe(3);
+    expect(
+      t.logs.filter((l) => l.includes("RMS3 tunnel from 127.0.0.1: resumed with its 3 streams")),
+    ).toHaveLength(1);
     const reports = await Promise.all(miners.map((m) => m.done));
     for (const r of reports) {
       expect(r.accepted).toBe(200);

@@ -135,6 +135,8 @@ export function tunnelFront<T>(
     });
     l.socket.write(writer.record(welcome, false));
     t.session.attach(l.socket, writer, resumed ? f.received : 0);
+    if (resumed)
+      log(`${variant.name} tunnel from ${l.ip}: resumed with its ${t.session.streamCount} streams`);
   };
 
   const plain: ConnectionHooks<Link> = {
@@ -168,7 +170,16 @@ export function tunnelFront<T>(
       if (t === null || t.link !== l || !tunnels.has(t.key)) return;
       t.link = null;
       t.session.detach();
-      t.expiry = setTimeout(() => endTunnel(t), o.resumeMs);
+      const wait = `${o.resumeMs / 1000} s`;
+      log(
+        `${variant.name} tunnel from ${l.ip}: link dropped; its ${t.session.streamCount} streams wait ${wait} for a resume`,
+      );
+      t.expiry = setTimeout(() => {
+        log(
+          `${variant.name} tunnel from ${l.ip}: not resumed in ${wait}; its ${t.session.streamCount} streams are closed`,
+        );
+        endTunnel(t);
+      }, o.resumeMs);
     },
   };
   return {
