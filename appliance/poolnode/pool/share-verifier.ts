@@ -5,7 +5,7 @@
  */
 import { ErrorCode, StratumError } from "../../engine/stratum/bitcoin/errors.ts";
 import type { Submit } from "../../engine/stratum/bitcoin/messages.ts";
-import { buildHeader, headerHash } from "../../engine/stratum/bitcoin/pow.ts";
+import { buildHeader, headerHash, rollVersion } from "../../engine/stratum/bitcoin/pow.ts";
 import { type PowAlgorithm, targetForDifficulty } from "../../engine/stratum/bitcoin/target.ts";
 import { EXTRANONCE2_BYTES } from "./coinbase.ts";
 import type { PoolJob } from "./job.ts";
@@ -31,15 +31,20 @@ export function verifyShare(
   /** the difficulty the miner was given for this job */
   difficulty: number,
   algorithm: PowAlgorithm,
+  /** the version bits the miner may roll (BIP310), 0 when it did not negotiate any */
+  versionMask: number,
 ): ValidShare | StratumError {
   if (submit.extranonce2.length !== EXTRANONCE2_BYTES * 2)
     return new StratumError(ErrorCode.OTHER, "extranonce2 has the wrong size");
-  if (submit.versionBits !== null)
-    return new StratumError(ErrorCode.OTHER, "version rolling was not negotiated");
+  if (submit.versionBits !== null) {
+    if (versionMask === 0) return new StratumError(ErrorCode.OTHER, "version rolling was not negotiated");
+    if ((Number.parseInt(submit.versionBits, 16) & ~versionMask) !== 0)
+      return new StratumError(ErrorCode.OTHER, "version bits outside the negotiated mask");
+  }
   const ntime = Number.parseInt(submit.ntime, 16);
   if (ntime < job.template.mintime || ntime > job.template.curtime + MAX_NTIME_AHEAD)
     return new StratumError(ErrorCode.OTHER, "ntime out of range");
-  const key = `${extranonce1}${submit.extranonce2}${submit.ntime}${submit.nonce}`;
+  const key = `${extranonce1}${submit.extranonce2}${submit.ntime}${submit.nonce}${submit.versionBits ?? ""}`;
   if (job.seen.has(key)) return new StratumError(ErrorCode.DUPLICATE, "duplicate share");
   const header = buildHeader({
     coinb1: job.coinbase.coinb1,
@@ -48,7 +53,7 @@ export function verifyShare(
     coinb2: job.coinbase.coinb2,
     merkleBranch: job.merkleBranch,
     prevHash: job.prevHash,
-    version: job.version,
+    version: rollVersion(job.version, submit.versionBits, versionMask),
     nbits: job.nbits,
     ntime: submit.ntime,
     nonce: submit.nonce,

@@ -5,8 +5,14 @@
  */
 import type { Socket, TCPSocketListener } from "bun";
 import { ErrorCode, StratumError } from "../../engine/stratum/bitcoin/errors.ts";
-import { parseAuthorize, parseSubmit, parseSubscribe } from "../../engine/stratum/bitcoin/messages.ts";
-import { Method } from "../../engine/stratum/bitcoin/methods.ts";
+import {
+  hex8,
+  parseAuthorize,
+  parseConfigure,
+  parseSubmit,
+  parseSubscribe,
+} from "../../engine/stratum/bitcoin/messages.ts";
+import { BIP320_MASK, Method } from "../../engine/stratum/bitcoin/methods.ts";
 import type { PowAlgorithm } from "../../engine/stratum/bitcoin/target.ts";
 import { LineSplitter, lineSink, MAX_LINE_BYTES } from "../../engine/stratum/line-codec.ts";
 import {
@@ -61,6 +67,8 @@ interface Session {
   vardiff: Vardiff;
   /** the difficulty each recent job was sent with: a share is checked and credited at its job's */
   jobDifficulty: Map<string, number>;
+  /** BIP310 version bits this miner may roll; 0 until it negotiates them */
+  versionMask: number;
 }
 
 /** Jobs per connection whose difficulty is remembered (the job book keeps fewer valid ones). */
@@ -163,6 +171,7 @@ export class StratumServer {
       workers: new Set(),
       welcome: false,
       jobDifficulty: new Map(),
+      versionMask: 0,
       vardiff: new Vardiff(this.opts.difficulty, this.opts.vardiff ?? null, Date.now()),
       loginTimer: setTimeout(() => socket.end(), this.opts.loginTimeoutMs ?? LOGIN_TIMEOUT_MS),
       splitter: new LineSplitter(
@@ -216,6 +225,8 @@ export class StratumServer {
           EXTRANONCE2_BYTES,
         ];
       }
+      case Method.CONFIGURE:
+        return this.configure(s, m.params);
       case Method.AUTHORIZE:
         return this.authorize(s, m.params);
       case Method.SUBMIT:
@@ -225,6 +236,23 @@ export class StratumServer {
       default:
         return new StratumError(ErrorCode.OTHER, `unsupported method ${m.method}`);
     }
+  }
+
+  /** BIP310: version rolling within BIP320's bits; every other extension is declined. */
+  private configure(s: Session, params: unknown[]): Record<string, unknown> | StratumError {
+    const c = parseConfigure(params);
+    if (c instanceof StratumError) return c;
+    const result: Record<string, unknown> = {};
+    for (const ext of c.extensions) result[ext] = false;
+    if (c.versionRollingMask !== null) {
+      const mask = (c.versionRollingMask & BIP320_MASK) >>> 0;
+      const bits = mask.toString(2).replaceAll("0", "").length;
+      // refused when fewer bits remain than the miner says it needs
+      s.versionMask = mask !== 0 && bits >= c.minBitCount ? mask : 0;
+      result["version-rolling"] = s.versionMask !== 0;
+      if (s.versionMask !== 0) result["version-rolling.mask"] = hex8(s.versionMask);
+    }
+    return result;
   }
 
   private async authorize(s: Session, params: unknown[]): Promise<boolean | StratumError> {
@@ -255,7 +283,7 @@ export class StratumServer {
     const job = this.jobs.get(sub.jobId);
     if (job === undefined) return this.reject(sub.worker, ErrorCode.STALE, "stale job");
     const difficulty = s.jobDifficulty.get(job.id) ?? s.vardiff.current;
-    const share = verifyShare(job, s.extranonce1, sub, difficulty, this.opts.algorithm);
+    const share = verifyShare(job, s.extranonce1, sub, difficulty, this.opts.algorithm, s.versionMask);
     if (share instanceof StratumError) {
       this.hooks.onReject(sub.worker, share);
       return share;

@@ -204,8 +204,10 @@ class HandMiner {
     this.job = jobs()[jobs().length - 1] as Notify;
   }
 
-  static async connect(port: number, user: string): Promise<HandMiner> {
+  static async connect(port: number, user: string, versionMask?: string): Promise<HandMiner> {
     const c = await RawClient.connect(port);
+    if (versionMask !== undefined)
+      c.request(3, "mining.configure", [["version-rolling"], { "version-rolling.mask": versionMask }]);
     c.request(1, "mining.subscribe", ["hand/1.0"]);
     c.request(2, "mining.authorize", [user, "x"]);
     await until(() => c.answer(1) !== undefined && c.answer(2) !== undefined);
@@ -220,6 +222,11 @@ class HandMiner {
     const job = parseNotify(notify()?.params ?? []);
     if (!("jobId" in job)) throw new Error("bad notify");
     return new HandMiner(c, user, subscribed.extranonce1, job);
+  }
+
+  /** The pool's answer to mining.configure (sent by connect when given a mask). */
+  get configured(): unknown {
+    return this.client.answer(3)?.result;
   }
 
   /** The first nonce whose scrypt value passes `wanted`. */
@@ -237,13 +244,17 @@ class HandMiner {
   async submit(
     extranonce2: string,
     nonce: string,
-    over: { jobId?: string; worker?: string } = {},
+    over: { jobId?: string; worker?: string; versionBits?: string } = {},
   ): Promise<unknown> {
     return this.verdict(this.send(extranonce2, nonce, over));
   }
 
   /** Sends a share without waiting for its answer; returns the request id. */
-  send(extranonce2: string, nonce: string, over: { jobId?: string; worker?: string } = {}): number {
+  send(
+    extranonce2: string,
+    nonce: string,
+    over: { jobId?: string; worker?: string; versionBits?: string } = {},
+  ): number {
     const id = this.nextId++;
     this.client.request(id, "mining.submit", [
       over.worker ?? this.user,
@@ -251,6 +262,7 @@ class HandMiner {
       extranonce2,
       this.job.ntime,
       nonce,
+      ...(over.versionBits === undefined ? [] : [over.versionBits]),
     ]);
     return id;
   }
@@ -337,6 +349,55 @@ describe("share checks", () => {
     await until(() => stranger.answer(2) !== undefined);
     expect(code(stranger.answer(2)?.error)).toBe(24);
     stranger.close();
+  });
+});
+
+describe("version rolling (BIP310)", () => {
+  test("a rolling miner's blocks are accepted with the versions it rolled", async () => {
+    await until(() => pool.currentJob !== null);
+    const jobVersion = Number.parseInt(pool.currentJob?.version ?? "0", 16);
+    const worker = `${minerAddress}.vr`;
+    const ours = () => pool.blocks.blocks.filter((b) => b.worker === worker && b.verdict === null);
+    const miner = TestMiner.start({
+      port: pool.port,
+      user: worker,
+      category: "scrypt",
+      versionRolling: true,
+    });
+    await until(() => ours().length >= 3 || miner.answered >= 1000);
+    const report = await miner.finish();
+    expect(report.versionMask).toBe(0x1fffe000);
+    expect(ours().length).toBeGreaterThanOrEqual(3);
+    const versions: number[] = [];
+    for (const b of ours())
+      versions.push((await cliJson<{ version: number }>(chain.node, "getblockheader", b.hash)).version);
+    // only the negotiated bits differ from the job's version, and some blocks did roll them
+    expect(versions.every((v) => (v & ~0x1fffe000) === (jobVersion & ~0x1fffe000))).toBe(true);
+    expect(versions.some((v) => v !== jobVersion)).toBe(true);
+  });
+
+  test("bits outside the mask, or without negotiation, are refused", async () => {
+    const rolling = await HandMiner.connect(pool.port, `${minerAddress}.vr2`, "ffffffff");
+    try {
+      expect(rolling.configured).toEqual({ "version-rolling": true, "version-rolling.mask": "1fffe000" });
+      expect(await rolling.submit("00000001", "00000000", { versionBits: "00000001" })).toEqual([
+        20,
+        "version bits outside the negotiated mask",
+        null,
+      ]);
+    } finally {
+      rolling.close();
+    }
+    const plain = await HandMiner.connect(pool.port, `${minerAddress}.vr3`);
+    try {
+      expect(await plain.submit("00000001", "00000000", { versionBits: "00002000" })).toEqual([
+        20,
+        "version rolling was not negotiated",
+        null,
+      ]);
+    } finally {
+      plain.close();
+    }
   });
 });
 
