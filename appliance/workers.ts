@@ -6,8 +6,9 @@
  */
 export const FEE_AUDIT_WORKER = "stats/fee-audit-worker.ts";
 export const IMPORT_WORKER = "io/import-worker.ts";
+export const CAPTCHA_WORKER = "auth/captcha-worker.ts";
 
-export const WORKER_ENTRIES: readonly string[] = [FEE_AUDIT_WORKER, IMPORT_WORKER];
+export const WORKER_ENTRIES: readonly string[] = [FEE_AUDIT_WORKER, IMPORT_WORKER, CAPTCHA_WORKER];
 
 /**
  * The URL to start a worker entry from. This file sits in appliance/ beside main.ts, and bundled
@@ -67,6 +68,57 @@ export function runInWorker<J, R>(
     next.catch(() => undefined),
   );
   return next;
+}
+
+export class WorkerBusy extends Error {}
+
+/**
+ * One worker of `entry` kept running for small, frequent jobs (a captcha image), where starting a
+ * worker per job would cost more than the job. Jobs are answered in order; at most `maxPending`
+ * wait, so a flood is refused at once instead of queueing without bound. A worker that fails is
+ * dropped with its pending jobs and the next job starts a new one. It does not keep the process
+ * alive.
+ */
+export class ResidentWorker<J, R> {
+  private worker: Worker | null = null;
+  private readonly pending: Array<{ resolve: (r: R) => void; reject: (e: Error) => void }> = [];
+
+  constructor(
+    private readonly entry: string,
+    private readonly maxPending: number,
+  ) {}
+
+  get full(): boolean {
+    return this.pending.length >= this.maxPending;
+  }
+
+  run(job: J): Promise<R> {
+    if (this.full) return Promise.reject(new WorkerBusy(`${this.entry} has ${this.maxPending} jobs waiting`));
+    const worker = this.worker ?? this.start();
+    return new Promise<R>((resolve, reject) => {
+      this.pending.push({ resolve, reject });
+      worker.postMessage(job);
+    });
+  }
+
+  private start(): Worker {
+    const worker = new Worker(workerUrl(this.entry));
+    // Bun's Worker has unref (the DOM typings this project compiles with do not know it)
+    (worker as Worker & { unref(): void }).unref();
+    worker.onmessage = (e: MessageEvent<WorkerReply<R>>) => {
+      const head = this.pending.shift();
+      if (head === undefined) return;
+      if (e.data.ok) head.resolve(e.data.value);
+      else head.reject(new Error(e.data.error));
+    };
+    worker.onerror = (e) => {
+      this.worker = null;
+      worker.terminate();
+      for (const p of this.pending.splice(0)) p.reject(new Error(e.message));
+    };
+    this.worker = worker;
+    return worker;
+  }
 }
 
 /** The worker side: answers each message with `work(job)` or its error. */

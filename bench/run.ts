@@ -13,6 +13,7 @@ const BENCHES = [
   "bench/api/port-list.ts",
   "bench/api/device-list.ts",
   "bench/api/cold-start.ts",
+  "bench/api/hostile-latency.ts",
   "bench/engine/index.ts",
   "bench/engine/fee-matrix.ts",
   "bench/engine/fee-sockets.ts",

@@ -37,9 +37,35 @@ export async function readCapped(req: Request, max: number): Promise<Uint8Array>
   return out;
 }
 
+/**
+ * Deepest nesting of arrays and objects a body may have. The API's deepest body (a port with its
+ * wallets) nests 3 levels; 200 KB of "[" nest 100,000, which JSON.parse takes 8–16 ms of the event
+ * loop to refuse — while miners' shares wait (bench/api/hostile-latency.ts). Counting is one pass.
+ */
+export const JSON_MAX_DEPTH = 32;
+
+/** Whether the JSON text nests no deeper than `max` (brackets inside strings do not count). */
+export function nestsWithin(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return false;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return true;
+}
+
 export async function readJson(req: Request): Promise<unknown> {
   const text = new TextDecoder().decode(await readCapped(req, JSON_BODY_MAX));
   if (text.trim() === "") return {};
+  if (!nestsWithin(text, JSON_MAX_DEPTH)) throw badRequest("lang.err.bad_json");
   try {
     return JSON.parse(text);
   } catch {

@@ -24,6 +24,7 @@ export const MESSAGES = {
   "lang.login.err_info": "Information verification failed",
   "lang.login.err_password_cipher": "The password could not be decrypted; reload the page and try again",
   "lang.login.err_throttled": "Too many failed logins from this address; try again later",
+  "lang.login.err_busy": "The server is busy drawing verification codes; try again in a moment",
   "lang.login.err_throttled_account":
     "Too many failed logins for this account; wait the time given before the next try",
   "lang.user.err_short": "The new password needs at least 8 characters",

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import * as XLSX from "@e965/xlsx";
 import { freePort, portBody, startTestAppliance, type TestAppliance } from "../support/appliance.ts";
+import { declaredRangeBomb } from "../support/xlsx-bomb.ts";
 
 let t: TestAppliance;
 beforeAll(async () => {
@@ -175,44 +175,6 @@ describe("import errors (spec §5)", () => {
 });
 
 /** The zip container SheetJS bundles, as far as these tests use it. */
-interface ZipEntry {
-  content: Uint8Array;
-}
-interface Zip {
-  FullPaths: string[];
-  FileIndex: ZipEntry[];
-}
-const CFB = (
-  XLSX as unknown as {
-    CFB: { read(b: Uint8Array, o: object): Zip; write(z: Zip, o: object): number[] };
-  }
-).CFB;
-
-/**
- * A tiny workbook (two cells) whose sheet declares the given range: what an attacker sends. Built by
- * editing the sheet XML inside the zip, since writing such a sheet with SheetJS would walk the range.
- */
-function declaredRangeBomb(range: string): Uint8Array<ArrayBuffer> {
-  const book = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(
-    book,
-    XLSX.utils.aoa_to_sheet([
-      ["port", "currency"],
-      [4000, "BTC"],
-    ]),
-    "ports",
-  );
-  const zip = CFB.read(new Uint8Array(XLSX.write(book, { type: "array", bookType: "xlsx" })), {
-    type: "array",
-  });
-  const sheet = zip.FileIndex[zip.FullPaths.findIndex((p) => p.endsWith("sheet1.xml"))] as ZipEntry;
-  const xml = new TextDecoder().decode(sheet.content);
-  sheet.content = new TextEncoder().encode(
-    xml.replace(/<dimension ref="[^"]+"\/>/, `<dimension ref="${range}"/>`),
-  );
-  return new Uint8Array(CFB.write(zip, { fileType: "zip", type: "array", compression: true }));
-}
-
 describe("hostile uploads and bodies (nothing heavy on the event loop)", () => {
   test("a 10 KB xlsx that declares A1:XFD1048576 is refused from its declared size", async () => {
     const bytes = declaredRangeBomb("A1:XFD1048576");
@@ -256,6 +218,19 @@ describe("hostile uploads and bodies (nothing heavy on the event loop)", () => {
       }),
     });
     expect(chunked.status).toBe(413);
+  });
+
+  test("an admin's body nested 100,000 deep is refused before it is parsed, one nested in a string is not", async () => {
+    const nested = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    const res = await t.client.call<{ error: Problem }>("POST", "/api/port/new", nested);
+    expect(res.status).toBe(400);
+    expect(res.body.error.key).toBe("lang.err.bad_json");
+    // 80 brackets inside a string (after an escaped quote) are text, not nesting
+    const named = await t.client.post("/api/port/new", {
+      ...portBody({ port: freePort() }),
+      name: `\\"${"[{".repeat(40)}`,
+    });
+    expect((named.body.error as { key?: string } | undefined)?.key).not.toBe("lang.err.bad_json");
   });
 
   test("an admin's JSON body is capped too (a port is a few KB, not megabytes)", async () => {

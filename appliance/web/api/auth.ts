@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { renderCaptcha } from "../../auth/captcha-image.ts";
 import type { ReauthChallenges } from "../../auth/reauth-challenge.ts";
+import { CAPTCHA_WORKER, ResidentWorker } from "../../workers.ts";
 import type { AppContext } from "../app-context.ts";
 import { auditRefusal } from "../audit.ts";
 import { ok, parseBody } from "../body.ts";
@@ -8,6 +8,12 @@ import { ApiError, badRequest } from "../errors.ts";
 import { bearer, ROUTE_SETTING } from "../handler.ts";
 import { refuseWhileThrottled } from "../login-guard.ts";
 import type { Route } from "../router.ts";
+
+/**
+ * Captcha images are drawn in a worker thread (1.5–7 ms of CPU each). The queue holds a few seconds
+ * of images: a flood past it is answered 429 at once instead of waiting behind itself.
+ */
+const captchaImages = new ResidentWorker<string, string>(CAPTCHA_WORKER, 64);
 
 const loginBody = z.object({
   username: z.string("lang.login.err_required").trim().min(1, "lang.login.err_required"),
@@ -47,9 +53,11 @@ export const authRoutes: Route[] = [
     method: "GET",
     path: "/api/_/captcha",
     public: true,
-    handler: ({ app, address }) => {
+    handler: async ({ app, address }) => {
+      if (captchaImages.full) throw new ApiError(429, "lang.login.err_busy");
       const { id, code } = app.captcha.create(address);
-      return Response.json({ id, image: renderCaptcha(code) }, { headers: { "cache-control": "no-store" } });
+      const image = await captchaImages.run(code);
+      return Response.json({ id, image }, { headers: { "cache-control": "no-store" } });
     },
   },
   {
