@@ -1,13 +1,12 @@
 /**
  * The pool-node page in Chromium against the real server and a real litecoind in regtest: "not
- * activated" until the project is applied and activated (through the API, as the console has no
- * activation form yet), then the running state with the stratum port and the daemon's height.
+ * activated" until the project is saved and activated in the page's form, then the running state with
+ * the stratum port and the daemon's height, the stored project back in the form, and deactivation.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { Client } from "../support/appliance.ts";
 import { cli, RegtestPair } from "../support/poolnode/regtest.ts";
-import { freePort, launch, login, type Server, shot, startServer } from "./harness.ts";
+import { expectToast, freePort, launch, login, type Server, shot, startServer } from "./harness.ts";
 
 let chain: RegtestPair;
 let server: Server;
@@ -28,31 +27,25 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-test("the page shows not activated, then the running node with its port and the daemon's height", async () => {
+test("the page saves the project, activates the node, shows it running with its port and height, and deactivates it", async () => {
   await login(page, server.url, "admin", server.password());
   await page.goto(`${server.url}/system/regpool`);
-  await page
-    .getByTestId("regpool-state")
-    .getByText("The node is not activated, please activate first")
-    .waitFor();
+  const state = page.getByTestId("regpool-state");
+  await state.getByText("The node is not activated, please activate first").waitFor();
 
-  const api = new Client(server.url);
-  expect((await api.login("admin", server.password())).status).toBe(200);
+  const form = page.getByTestId("poolnode-project");
   const stratumPort = freePort();
-  const applied = await api.post("/api/poolnode/project/apply", {
-    coin: "LTC",
-    rpc_url: chain.rpcUrl,
-    rpc_cookie_file: chain.cookieFile,
-    pool_address: await cli(chain.node, "getnewaddress"),
-    difficulty: 2 ** -8,
-    stratum_port: stratumPort,
-  });
-  expect(applied.status).toBe(200);
-  expect((await api.post("/api/poolnode/project/active")).status).toBe(200);
+  await form.locator('input[name="rpc_url"]').fill(chain.rpcUrl);
+  await form.locator('input[name="rpc_cookie_file"]').fill(chain.cookieFile);
+  await form.locator('input[name="pool_address"]').fill(await cli(chain.node, "getnewaddress"));
+  await form.locator('input[name="difficulty"]').fill(String(2 ** -8));
+  await form.locator('input[name="stratum_port"]').fill(String(stratumPort));
+  await form.getByRole("button", { name: "Save" }).click();
+  await expectToast(page, "Pool-node project saved");
+  await state.getByText("The node is not activated, please activate first").waitFor();
 
-  await page.reload();
-  await page
-    .getByTestId("regpool-state")
+  await form.getByRole("button", { name: "Activate" }).click();
+  await state
     .getByText(`The pool node is running: LTC miners connect to stratum port ${stratumPort}.`)
     .waitFor();
   const height = Number(await cli(chain.node, "getblockcount"));
@@ -61,4 +54,13 @@ test("the page shows not activated, then the running node with its port and the 
     .getByText(`Daemon chain regtest, height ${height}; miners work on block ${height + 1}.`)
     .waitFor();
   await shot(page, "poolnode-running");
+
+  // the stored project comes back into the form (once its GET has answered)
+  await page.reload();
+  await page.waitForFunction(
+    (v) => document.querySelector<HTMLInputElement>('input[name="rpc_cookie_file"]')?.value === v,
+    chain.cookieFile,
+  );
+  await form.getByRole("button", { name: "Deactivate" }).click();
+  await state.getByText("The node is not activated, please activate first").waitFor();
 });

@@ -4,6 +4,7 @@ import { get } from "../lib/api.ts";
 import { t } from "../lib/i18n.ts";
 import { BTN_PRIMARY, CARD } from "../lib/ui.ts";
 import { useFetch } from "../lib/useFetch.ts";
+import { PoolNodeProject } from "./PoolNodeProject.tsx";
 
 interface NodeInfo {
   status?: number;
@@ -27,7 +28,7 @@ const REFRESH_MS = 10_000;
 
 /** The pool node's state (docs/pool-node.md); status 4 means not activated (spec §4, §8). */
 export function RegPool() {
-  const [info] = useFetch(
+  const [info, reload] = useFetch(
     () => get<NodeInfo>("/api/poolnode/project/info", { quiet: true }).catch((): NodeInfo => ({ status: 4 })),
     [],
     REFRESH_MS,
@@ -74,6 +75,7 @@ export function RegPool() {
         )}
         <p class="mt-2 text-sm text-mute">{t("poolnode.help")}</p>
       </section>
+      <PoolNodeProject active={node !== undefined} onChange={reload} />
       <button type="button" class={BTN_PRIMARY} onClick={() => setAdding(true)}>
         + {t("poolnode.add_port")}
       </button>
