@@ -179,6 +179,7 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
     );
     welcomed = true;
     links++;
+    if (f.resumed) o.log(`${o.variant.name} ${server}: tunnel resumed with its ${s.streamCount} miners`);
   };
 
   const dial = () => {
@@ -217,8 +218,11 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
             // with no tunnel to resume, the miners waiting for one go back to their own failover
             if (session === null) for (const m of [...miners]) closeMiner(m);
           }
-          if (session !== null && welcomed) {
+          if (session !== null && welcomed && !stopped) {
             session.detach();
+            o.log(
+              `${o.variant.name} ${server}: the tunnel's link dropped; its ${session.streamCount} miners stay connected while it is resumed`,
+            );
             giveUp = setTimeout(endSession, o.resumeMs ?? 60_000);
           }
           welcomed = false;
