@@ -6,6 +6,7 @@
  */
 import type { SettingsStore } from "../store/settings.ts";
 import type { BlockchainInfo } from "./daemon/calls.ts";
+import { type BlockStatus, blockStatus } from "./pool/block-tracker.ts";
 import { PoolNode } from "./pool/pool-node.ts";
 import type { VardiffOptions } from "./pool/vardiff.ts";
 import { daemonEndpoint, PROJECT_SETTING, type Project, readProject, type StoredProject } from "./project.ts";
@@ -31,7 +32,21 @@ export interface SyncInfo {
   template: { height: number; transactions: number; bits: string; previousblockhash: string } | null;
   connections: number;
   blocks_found: number;
+  /** the latest found blocks, newest first */
+  blocks: {
+    hash: string;
+    height: number;
+    worker: string;
+    status: BlockStatus;
+    confirmations: number | null;
+    /** submitblock's reason when the daemon refused it */
+    verdict: string | null;
+    found_at: number;
+  }[];
 }
+
+/** Blocks sync/info lists (the page shows the latest; the count covers all). */
+const LISTED_BLOCKS = 50;
 
 export class PoolNodeService {
   private pool: PoolNode | null = null;
@@ -120,6 +135,18 @@ export class PoolNodeService {
             },
       connections: pool.connections,
       blocks_found: pool.blocks.blocks.length,
+      blocks: pool.blocks.blocks
+        .slice(-LISTED_BLOCKS)
+        .reverse()
+        .map((b) => ({
+          hash: b.hash,
+          height: b.height,
+          worker: b.worker,
+          status: blockStatus(b),
+          confirmations: b.confirmations,
+          verdict: b.verdict,
+          found_at: b.foundAt,
+        })),
     };
   }
 

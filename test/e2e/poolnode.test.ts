@@ -1,11 +1,13 @@
 /**
  * The pool-node page in Chromium against the real server and a real litecoind in regtest: "not
  * activated" until the project is saved and activated in the page's form, then the running state with
- * the stratum port and the daemon's height, the stored project back in the form, and deactivation.
+ * the stratum port and the daemon's height, a block a hashing miner finds through it listed, the stored
+ * project back in the form, and deactivation.
  */
 import { afterAll, beforeAll, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { cli, RegtestPair } from "../support/poolnode/regtest.ts";
+import { cli, RegtestPair, untilAsync } from "../support/poolnode/regtest.ts";
+import { TestMiner } from "../support/stratum/test-miner.ts";
 import { expectToast, freePort, launch, login, type Server, shot, startServer } from "./harness.ts";
 
 let chain: RegtestPair;
@@ -37,7 +39,8 @@ test("the page saves the project, activates the node, shows it running with its 
   const stratumPort = freePort();
   await form.locator('input[name="rpc_url"]').fill(chain.rpcUrl);
   await form.locator('input[name="rpc_cookie_file"]').fill(chain.cookieFile);
-  await form.locator('input[name="pool_address"]').fill(await cli(chain.node, "getnewaddress"));
+  const poolAddress = await cli(chain.node, "getnewaddress");
+  await form.locator('input[name="pool_address"]').fill(poolAddress);
   await form.locator('input[name="difficulty"]').fill(String(2 ** -8));
   await form.locator('input[name="stratum_port"]').fill(String(stratumPort));
   await form.getByRole("button", { name: "Save" }).click();
@@ -49,10 +52,23 @@ test("the page saves the project, activates the node, shows it running with its 
     .getByText(`The pool node is running: LTC miners connect to stratum port ${stratumPort}.`)
     .waitFor();
   const height = Number(await cli(chain.node, "getblockcount"));
+  // the first read may come before the pool's first template; the page reads sync/info every 10 s
   await page
     .getByTestId("regpool-sync")
     .getByText(`Daemon chain regtest, height ${height}; miners work on block ${height + 1}.`)
-    .waitFor();
+    .waitFor({ timeout: 60_000 });
+
+  // a hashing miner finds a block through the node: the page lists it, by the daemon's hash
+  const miner = TestMiner.start({ port: stratumPort, user: poolAddress, category: "scrypt" });
+  await untilAsync(async () => Number(await cli(chain.node, "getblockcount")) > height);
+  await miner.finish();
+  const first = await cli(chain.node, "getblockhash", String(height + 1));
+  const row = page
+    .getByTestId("poolnode-blocks")
+    .locator("tr", { has: page.locator(`td[title="${first}"]`) });
+  // the page reads sync/info every 10 s
+  await row.getByText("Immature: ").waitFor({ timeout: 60_000 });
+  await row.getByText(String(height + 1), { exact: true }).waitFor();
   await shot(page, "poolnode-running");
 
   // the stored project comes back into the form (once its GET has answered)

@@ -138,6 +138,16 @@ test("activated, the pool runs on the project's port: sync info from the daemon,
   expect(Number(await cli(chain.node, "getblockcount"))).toBeGreaterThan(height);
   // the project's vardiff raised the difficulty the miner was credited at
   expect(report.acceptedWork / report.accepted).toBeGreaterThan(START);
+  // the blocks the pool found, as sync/info lists them: the daemon's block at that height among them
+  type Found = { hash: string; height: number; worker: string; status: string };
+  const found = (
+    await t.client.get<Reply<{ blocks: Found[]; blocks_found: number }>>("/api/poolnode/sync/info")
+  ).body.data;
+  const first = await cli(chain.node, "getblockhash", String(height + 1));
+  expect(found?.blocks).toContainEqual(
+    expect.objectContaining({ hash: first, height: height + 1, worker: poolAddress }),
+  );
+  expect(found?.blocks_found).toBeGreaterThanOrEqual(found?.blocks.length ?? 0);
   const coinbase = JSON.parse(
     await cli(chain.node, "getblock", await cli(chain.node, "getblockhash", String(height + 1)), "2"),
   ).tx[0].vout[0].scriptPubKey.addresses;

@@ -4,6 +4,7 @@ import { get } from "../lib/api.ts";
 import { t } from "../lib/i18n.ts";
 import { BTN_PRIMARY, CARD } from "../lib/ui.ts";
 import { useFetch } from "../lib/useFetch.ts";
+import { type FoundBlock, FoundBlocks } from "./FoundBlocks.tsx";
 import { PoolNodeProject } from "./PoolNodeProject.tsx";
 
 interface NodeInfo {
@@ -21,6 +22,7 @@ interface SyncInfo {
   data?: {
     chain?: { chain: string; blocks: number };
     template?: { height: number } | null;
+    blocks?: FoundBlock[];
   };
 }
 
@@ -75,6 +77,7 @@ export function RegPool() {
         )}
         <p class="mt-2 text-sm text-mute">{t("poolnode.help")}</p>
       </section>
+      {running && sync?.data?.blocks && <FoundBlocks blocks={sync.data.blocks} />}
       <PoolNodeProject active={node !== undefined} onChange={reload} />
       <button type="button" class={BTN_PRIMARY} onClick={() => setAdding(true)}>
         + {t("poolnode.add_port")}
