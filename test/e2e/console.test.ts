@@ -351,11 +351,11 @@ describe("port editor", () => {
     expect(options.filter((o) => o !== "")).toEqual(expected);
     expect(options).toContain("ZEC");
     expect(options).toContain("BTC");
-    // transports that are not implemented are shown but cannot be chosen either
+    // every listening transport is implemented now (the RMS tunnels too): all can be chosen
     const listen = await editor()
       .locator('select[name="listen"] option:not([disabled])')
       .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
-    expect(listen).toEqual(["TCP", "SSL", "TTS", "KENC", "SOCKS5"]);
+    expect(listen).toEqual(["TCP", "SSL", "TTS", "KENC", "SOCKS5", "RMS", "RMS2", "RMS3"]);
     await page.keyboard.press("Escape");
     await editor().waitFor({ state: "detached" });
   });
