@@ -71,7 +71,10 @@ interface Session {
   versionMask: number;
 }
 
-/** Jobs per connection whose difficulty is remembered (the job book keeps fewer valid ones). */
+/**
+ * Jobs per connection whose difficulty is remembered; a share for an older one (still valid in the
+ * job book) is checked at the connection's current difficulty. Miners submit for their latest jobs.
+ */
 const REMEMBERED_JOBS = 16;
 
 export class StratumServer {
