@@ -39,7 +39,7 @@ import { intern } from "./intern.ts";
 import type { StratumId } from "./message.ts";
 import { type IntakeOwner, MinerIntake } from "./miner-intake.ts";
 import type { SlotMiner } from "./pool-lane.ts";
-import { feeWorkerFor, hashrateProtected, shareAnswered, shareSent } from "./share-accounting.ts";
+import { feeWorkerFor, hashrateProtected, shareAnswered, shareSent, wantedMove } from "./share-accounting.ts";
 import { slotHex } from "./slot-bytes.ts";
 
 export type MinerState = "connected" | "subscribed" | "authorized" | "closed";
@@ -429,12 +429,8 @@ export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerErr
     if (this.feeMode !== "switch" || this.state !== "authorized") return;
     const seat = this.seat;
     if (seat === null || this.main === null) return;
-    const fee = this.host.fee;
-    if (fee.targets.length === 0 && this.target === MAIN) return;
-    const protect = this.isProtected();
-    seat.group.setActive(seat, !protect, fee.now());
-    const want = protect ? MAIN : fee.decide(seat);
-    if (want === this.target) return;
+    const want = wantedMove(seat, this.host.fee, this.target, this);
+    if (want === null) return;
     if (want === MAIN) {
       this.moveTo(this.main, MAIN);
       return;

@@ -67,6 +67,25 @@ export function hashrateProtected(
 }
 
 /**
+ * Where the fee scheduler wants a switching miner now, or null when it stays where it is: there is
+ * no fee target and it mines for the main pool, or it is already where it is wanted. A protected
+ * miner (hashrate protection) is wanted on the main pool and leaves its group's sums meanwhile.
+ * Called after every answered share: `miner` is passed, not a closure, so nothing is allocated.
+ */
+export function wantedMove(
+  seat: FeeSeat,
+  fee: FeeScheduler,
+  current: string,
+  miner: { isProtected(): boolean },
+): string | null {
+  if (fee.targets.length === 0 && current === MAIN) return null;
+  const protect = miner.isProtected();
+  seat.group.setActive(seat, !protect, fee.now());
+  const want = protect ? MAIN : fee.decide(seat);
+  return want === current ? null : want;
+}
+
+/**
  * Compatible-style fee (a miner that pays per share on its own session): the fee wallet the group
  * owes a share of `work` to, when that wallet's worker is authorized on the share's session; else
  * undefined, and the share goes as its job's. Returns the scheduler's own target: nothing is

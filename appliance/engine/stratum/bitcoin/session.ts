@@ -17,6 +17,7 @@ import type { MinerConnection } from "../family.ts";
 import { intern } from "../intern.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
 import { errorLine, parsePositional, requestLine, resultLine, type StratumId } from "../message.ts";
+import { wantedMove } from "../share-accounting.ts";
 import { ErrorCode, StratumError } from "./errors.ts";
 import { type Framing, MINER_EXTRANONCE2_BYTES, slotHex } from "./framing.ts";
 import type { Job, JobTable } from "./job.ts";
@@ -518,12 +519,8 @@ export class MinerSession implements LaneMiner, MinerConnection {
     if (this.feeMode !== "switch" || this.state !== "authorized") return;
     const seat = this.seat;
     if (seat === null || this.main === null) return;
-    const fee = this.host.fee;
-    if (fee.targets.length === 0 && this.target === MAIN) return;
-    const protect = this.isProtected();
-    seat.group.setActive(seat, !protect, fee.now());
-    const want = protect ? MAIN : fee.decide(seat);
-    if (want === this.target) return;
+    const want = wantedMove(seat, this.host.fee, this.target, this);
+    if (want === null) return;
     if (want === MAIN) {
       this.moveTo(this.main, MAIN);
       return;

@@ -19,7 +19,7 @@ import { intern } from "../intern.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
 import { parseMessage, type StratumId } from "../message.ts";
 import { MinerShare } from "../movable-miner.ts";
-import { hashrateProtected, shareAnswered, shareSent } from "../share-accounting.ts";
+import { hashrateProtected, shareAnswered, shareSent, wantedMove } from "../share-accounting.ts";
 import { CnError, Errors, isStale } from "./errors.ts";
 import type { Job, JobTable } from "./job.ts";
 import type { Lane, LaneMiner } from "./lane.ts";
@@ -345,12 +345,8 @@ export class MinerSession implements LaneMiner, MinerConnection {
     if (this.state !== "ready" || this.pinned) return;
     const seat = this.seat;
     if (seat === null || this.home === null) return;
-    const fee = this.host.fee;
-    if (fee.targets.length === 0 && this.target === MAIN) return;
-    const protect = this.isProtected();
-    seat.group.setActive(seat, !protect, fee.now());
-    const want = protect ? MAIN : fee.decide(seat);
-    if (want === this.target) return;
+    const want = wantedMove(seat, this.host.fee, this.target, this);
+    if (want === null) return;
     if (want === MAIN) {
       this.goMain();
       return;
