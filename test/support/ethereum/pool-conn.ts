@@ -14,6 +14,8 @@ export interface Grant {
   work: number;
   /** EthereumStratum/1.0.0 extranonce prefix in force when the job was sent; "" for ETHPROXY */
   extranonce: string;
+  /** the dialect of the connection the job was sent on */
+  dialect: Dialect;
 }
 
 export interface PoolConn {

@@ -61,6 +61,8 @@ export class TestEthPool implements PoolCore {
   /** the agent of every EthereumStratum/1.0.0 mining.subscribe */
   readonly agents: string[] = [];
   accepted = 0;
+  /** accepted shares by the dialect of the connection that carried them */
+  readonly acceptedByDialect = new Map<Dialect, number>();
   connectionsOpened = 0;
   /** while true the pool keeps connections but sends no new work (a stuck pool) */
   jobsPaused = false;
@@ -234,6 +236,7 @@ export class TestEthPool implements PoolCore {
       target,
       work: ethproxy ? workOfBoundary(target) : c.difficulty,
       extranonce: ethproxy ? "" : c.extranonce,
+      dialect: ethproxy ? "ethproxy" : "nicehash",
     };
     c.grants.set(job.id, g);
     c.lastGrant = g;
@@ -254,6 +257,7 @@ export class TestEthPool implements PoolCore {
     }
     this.seen.add(key);
     this.accepted++;
+    this.acceptedByDialect.set(s.grant.dialect, (this.acceptedByDialect.get(s.grant.dialect) ?? 0) + 1);
     const rec = this.workers.get(s.worker) ?? { shares: 0, work: 0 };
     rec.shares++;
     rec.work += s.grant.work;
