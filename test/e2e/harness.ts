@@ -81,7 +81,9 @@ export async function login(
   await page.fill('input[name="password"]', password);
   await page.fill('input[name="captcha"]', "1234");
   await page.click('button[type="submit"]');
-  await page.waitForSelector('[data-testid="dashboard"]');
+  // a fresh appliance's first login (its captcha worker starting, Argon2 at a loaded CI box's
+  // speed, and in the pool-node test two litecoind nodes starting beside it) can take past 15 s
+  await page.waitForSelector('[data-testid="dashboard"]', { timeout: 45_000 });
 }
 
 /** Waits for a toast containing the text. */
