@@ -41,7 +41,9 @@ beforeAll(async () => {
     startTestAppliance(),
     // the remote evaluates its alert rules often, so that a device going offline fires soon
     startTestAppliance(undefined, true, { alertTiming: { tickMs: 200, burstMs: 100 } }),
-    TestPool.start({ difficulty: 2e-8, extranonce2Size: 8 }),
+    // a share every ~8,600 hashes: tens a second, under the flood limit (500 lines/s) of the
+    // remote's default timing even on a fast box, which would close the miner mid-test
+    TestPool.start({ difficulty: 2e-6, extranonce2Size: 8 }),
   ]);
   expect(
     (await remote.client.post("/api/port/new", portBody({ port, status: 1, pool_address: pool.address })))
