@@ -1080,15 +1080,19 @@ describe("console gaps (issue 11)", () => {
     const user = "walletLog.rig-log";
     const table = page.getByTestId("device-table");
     const log = page.getByTestId("device-connection-log");
-    /** reopens the device list until rig-log shows offline: the server has seen its disconnect */
+    /**
+     * Reloads the port page until rig-log shows offline: the server has seen its disconnect. A
+     * reload, not a tab switch: switching tabs every 0.3 s remounted the list before its fetch
+     * answered on a fast box, so it kept showing the list it had.
+     */
     const waitOffline = async () => {
-      for (let i = 0; i < 150; i++) {
-        await page.getByRole("tab", { name: "Wallets" }).click();
+      for (let i = 0; i < 90; i++) {
+        await page.reload();
         await page.getByRole("tab", { name: "Devices" }).click();
         await table.waitFor();
         const r = table.getByRole("row", { name: /rig-log/ });
         if ((await r.count()) > 0 && ((await r.textContent()) ?? "").includes("Offline")) return;
-        await Bun.sleep(300);
+        await Bun.sleep(500);
       }
       await shot(page, "fail-connection-log");
       throw new Error(`rig-log never showed offline: ${await table.textContent()}`);
