@@ -63,7 +63,7 @@ const feeShare = (main: TestKaspaPool, fee: TestKaspaPool): number =>
 
 describe("fee on Kaspa ports, measured at the pools", () => {
   for (const mode of [ProxyMode.EFFICIENT, ProxyMode.POOL] as const)
-    test(`${modeName(mode)}: two miners pay a 25 % fee in accepted work, moved by mining.set_extranonce`, async () => {
+    test(`${modeName(mode)}: two miners pay a 25 % fee in accepted work, moved between the pools' sessions`, async () => {
       const a = pool();
       const b = pool();
       const t = engine();
@@ -83,10 +83,10 @@ describe("fee on Kaspa ports, measured at the pools", () => {
         expect(r.rejected).toEqual(new Map());
         expect(r.accepted).toBe(40);
       }
-      // Moved to the fee session and back by mining.set_extranonce. Which of the two miners the port
-      // moves is its choice over 80 shares (it balances the port, not each device), so only that
-      // some miner was moved is asserted; the fee pool's tally below shows what the moves delivered.
-      expect(Math.max(...results.map((r) => r.setExtranonce))).toBeGreaterThan(1);
+      // Which miner the port moves is its choice (it balances the port, not each device), and when
+      // both pools happen to hand out the same prefix a move needs no mining.set_extranonce at all,
+      // so neither is asserted here (e2e-kaspa-edges checks set_extranonce on a move); the fee
+      // pool's tally below, with no share refused, shows the moves delivered.
       expect(a.accepted + b.accepted).toBe(80);
       expect(a.rejects.size + b.rejects.size).toBe(0);
       expect(b.workers.get("kaspa:feeaddr.fee")?.shares).toBe(b.accepted);
