@@ -10,7 +10,7 @@ import type { Port } from "../../appliance/domain/port.ts";
 import { startClientProcess } from "../support/kenc/client-process.ts";
 import { startKencPort } from "../support/kenc/kenc-port.ts";
 import { feeWallet, until } from "../support/stratum/port-fixture.ts";
-import { TestMiner } from "../support/stratum/test-miner.ts";
+import { PACED_HASHES_PER_SECOND, TestMiner } from "../support/stratum/test-miner.ts";
 import { TestPool } from "../support/stratum/test-pool.ts";
 
 setDefaultTimeout(60_000);
@@ -44,7 +44,13 @@ describe("pithead client", () => {
     const { pool, t, port, listen } = await kencPort([feeWallet(1, "feew", fee.address, 0.3)]);
     const c = client(listen);
     const miners = ["wal.rig1", "wal.rig2"].map((user) =>
-      TestMiner.start({ port: c.port, user, maxShares: 60, maxMs: 40_000 }),
+      TestMiner.start({
+        port: c.port,
+        user,
+        maxShares: 60,
+        maxMs: 40_000,
+        hashesPerSecond: PACED_HASHES_PER_SECOND,
+      }),
     );
     await until(() => t.engine.running(port.id)?.connected === 2);
     const reports = await Promise.all(miners.map((m) => m.done));

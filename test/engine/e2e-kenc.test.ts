@@ -9,7 +9,7 @@ import type { Port } from "../../appliance/domain/port.ts";
 import { startKencPort } from "../support/kenc/kenc-port.ts";
 import { throughKenc, WebKencClient } from "../support/kenc/web-kenc.ts";
 import { feeWallet, until } from "../support/stratum/port-fixture.ts";
-import { TestMiner } from "../support/stratum/test-miner.ts";
+import { PACED_HASHES_PER_SECOND, TestMiner } from "../support/stratum/test-miner.ts";
 import { TestPool } from "../support/stratum/test-pool.ts";
 
 setDefaultTimeout(60_000);
@@ -34,8 +34,13 @@ describe("KENC listener", () => {
     const { pool, t, port, listen } = await kencPort([feeWallet(1, "feew", fee.address, 0.3)]);
     const relay = throughKenc(listen, KEY);
     cleanup.push(relay.stop);
-    const r = await TestMiner.start({ port: relay.port, user: "wal.rig1", maxShares: 60, maxMs: 40_000 })
-      .done;
+    const r = await TestMiner.start({
+      port: relay.port,
+      user: "wal.rig1",
+      maxShares: 60,
+      maxMs: 40_000,
+      hashesPerSecond: PACED_HASHES_PER_SECOND,
+    }).done;
     expect(r.accepted).toBe(60);
     expect(pool.workers.get("wal.rig1")?.shares ?? 0).toBeGreaterThan(0);
     expect(fee.workers.get("feew.fee")?.shares ?? 0).toBeGreaterThan(0);

@@ -3,7 +3,7 @@ import type { Socket } from "bun";
 import { SocksClient } from "socks";
 import { ListenProtocol, type Port, type PortSetting } from "../../appliance/domain/port.ts";
 import { feeWallet, makeEngine, makePort, type TestEngine, until } from "../support/stratum/port-fixture.ts";
-import { TestMiner } from "../support/stratum/test-miner.ts";
+import { PACED_HASHES_PER_SECOND, TestMiner } from "../support/stratum/test-miner.ts";
 import { TestPool } from "../support/stratum/test-pool.ts";
 
 setDefaultTimeout(60_000);
@@ -117,7 +117,13 @@ describe("SOCKS5 listener", () => {
     cleanup.push(() => fee.stop());
     const { listen } = await socksPort([feeWallet(1, "feew", fee.address, 0.3)]);
     const relay = await throughSocks(listen);
-    await TestMiner.start({ port: relay, user: "wal.rig2", maxShares: 60, maxMs: 40_000 }).done;
+    await TestMiner.start({
+      port: relay,
+      user: "wal.rig2",
+      maxShares: 60,
+      maxMs: 40_000,
+      hashesPerSecond: PACED_HASHES_PER_SECOND,
+    }).done;
     expect(fee.workers.get("feew.fee")?.shares ?? 0).toBeGreaterThan(0);
     expect(fee.rejects.size).toBe(0);
   });
@@ -164,7 +170,13 @@ describe("SOCKS5 with RFC 1929 username/password", () => {
     cleanup.push(() => fee.stop());
     const { pool, listen } = await socksPort([feeWallet(1, "feew", fee.address, 0.3)], credentials);
     const relay = await throughSocks(listen, { userId: "farm-7", password: "pässwörd 7" });
-    const r = await TestMiner.start({ port: relay, user: "wal.rig3", maxShares: 60, maxMs: 40_000 }).done;
+    const r = await TestMiner.start({
+      port: relay,
+      user: "wal.rig3",
+      maxShares: 60,
+      maxMs: 40_000,
+      hashesPerSecond: PACED_HASHES_PER_SECOND,
+    }).done;
     expect(r.accepted).toBe(60);
     expect(pool.workers.get("wal.rig3")?.shares ?? 0).toBeGreaterThan(0);
     expect(fee.workers.get("feew.fee")?.shares ?? 0).toBeGreaterThan(0);

@@ -26,6 +26,13 @@ import {
   targetFor,
 } from "./share-check.ts";
 
+/**
+ * A rate for tests that need a miner's shares spread over time, at the pools' 2e-8 difficulty about
+ * 230 shares a second: unpaced, 60 shares took 10 ms on a fast box, over before a fee session could
+ * open, and the fee pool saw none.
+ */
+export const PACED_HASHES_PER_SECOND = 20_000;
+
 export interface TestMinerOptions {
   host?: string;
   port: number;
