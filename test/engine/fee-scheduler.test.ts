@@ -90,22 +90,25 @@ describe("fee scheduler on simulated farms", () => {
       [3, 0.05],
       [4, 0],
     ]);
-    const r = runFarm(
-      { miners: 200, sharesPerSecond: 1, feeDifficulty: 1, ratios: [0.02], deviceRatios },
-      200_000,
-    );
-    const target = r.scheduler.effective().ratio;
-    expect(target).toBeGreaterThan(0.02);
-    expect(Math.abs(pp(r.achieved - target))).toBeLessThan(0.05);
-    for (const [i, ratio] of deviceRatios) {
-      const m = r.perMiner[i] as { main: number; fee: number };
-      // one device alone: within a band of its own shares
-      expect(Math.abs(m.fee / (m.fee + m.main) - ratio)).toBeLessThan(0.01);
+    for (const seed of [1, 2, 3, 4]) {
+      const r = runFarm(
+        { miners: 200, sharesPerSecond: 1, feeDifficulty: 1, ratios: [0.02], deviceRatios, seed },
+        200_000,
+      );
+      const target = r.scheduler.effective().ratio;
+      expect(target).toBeGreaterThan(0.02);
+      expect(Math.abs(pp(r.achieved - target))).toBeLessThan(0.05);
+      for (const [i, ratio] of deviceRatios) {
+        const m = r.perMiner[i] as { main: number; fee: number };
+        // one device alone (about 1,000 shares): within a band of its own shares (4 in 1,000), not
+        // the luck of its visits' time (±10 fee shares in 100)
+        expect(Math.abs(m.fee / (m.fee + m.main) - ratio)).toBeLessThan(0.005);
+      }
+      const plain = r.perMiner.filter((_, i) => !deviceRatios.has(i));
+      const fee = plain.reduce((s, m) => s + m.fee, 0);
+      const all = plain.reduce((s, m) => s + m.fee + m.main, 0);
+      expect(Math.abs(pp(fee / all - 0.02))).toBeLessThan(0.05);
     }
-    const plain = r.perMiner.filter((_, i) => !deviceRatios.has(i));
-    const fee = plain.reduce((s, m) => s + m.fee, 0);
-    const all = plain.reduce((s, m) => s + m.fee + m.main, 0);
-    expect(Math.abs(pp(fee / all - 0.02))).toBeLessThan(0.05);
   });
 
   test("pump_t: a minimum time between a device's switches cuts switches and still converges", () => {
