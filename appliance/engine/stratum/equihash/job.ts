@@ -1,59 +1,17 @@
-/**
- * EqJob: Equihash pool work as the proxy hands it to miners, under a job id unique on the port (job
- * ids of different pool sessions collide), with the session that issued it, so that a late share
- * goes to that session. Each miner keeps the last few jobs it was sent with the NONCE_1 it mined
- * them under and the shares it already submitted for each (prefix-miner.ts, MinerJobs).
- */
-import { requestLine } from "../message.ts";
+/** EqJob: Equihash pool work as the proxy hands it to miners (prefix-lane.ts, PrefixJob). */
+import { PrefixJob } from "../prefix-lane.ts";
 import { EquihashMethod } from "./methods.ts";
 import type { EqUpstream, UpstreamWork } from "./upstream.ts";
 
-/** The part of a lane a job needs. */
-export interface JobOrigin {
-  /** "main" or a fee wallet key */
-  readonly target: string;
-  /** the one worker every share is submitted as on a shared lane; null: the miner's own */
-  readonly user: string | null;
-  readonly shared: boolean;
-}
+export type { JobOrigin } from "../prefix-lane.ts";
 
-let nextJobSeq = 0;
-
-export class EqJob {
-  readonly jobId = (++nextJobSeq).toString(16);
-  private readonly lines: [string | null, string | null] = [null, null];
-
-  constructor(
-    readonly origin: JobOrigin,
-    readonly upstream: EqUpstream,
-    readonly work: UpstreamWork,
-  ) {}
-
-  get difficulty(): number {
-    return this.work.difficulty;
-  }
-
-  /**
-   * mining.notify [jobId, version, prevhash, merkleroot, reserved, time, bits, clean]. A shared session's job
-   * goes to many miners, so its line is built once per flag; a dedicated session's goes to one miner,
-   * which keeps its last jobs, and a cached line there would only hold memory.
-   */
-  notifyLine(clean: boolean): string {
-    const i = clean ? 1 : 0;
-    const cached = this.lines[i];
-    if (cached !== null) return cached;
+export class EqJob extends PrefixJob<EqUpstream, UpstreamWork> {
+  /** mining.notify [jobId, version, prevhash, merkleroot, reserved, time, bits, clean] */
+  protected notify(clean: boolean): { method: string; params: unknown[] } {
     const w = this.work;
-    const line = requestLine(null, EquihashMethod.NOTIFY, [
-      this.jobId,
-      w.version,
-      w.prevHash,
-      w.merkleRoot,
-      w.reserved,
-      w.time,
-      w.bits,
-      clean,
-    ]);
-    if (this.origin.shared) this.lines[i] = line;
-    return line;
+    return {
+      method: EquihashMethod.NOTIFY,
+      params: [this.jobId, w.version, w.prevHash, w.merkleRoot, w.reserved, w.time, w.bits, clean],
+    };
   }
 }

@@ -1,0 +1,154 @@
+/**
+ * PrefixLane and PrefixJob: the lane and job of the families whose pool session hands each miner a
+ * nonce prefix (Equihash's NONCE_1, KawPow's extranonce). The lane keeps one pool session alive for
+ * a target (the main pool or a fee wallet) with the miners mining on it now (reconnecting, rehoming
+ * and waiting are PoolLane's), authorizes its users again on every new session, refuses to share a
+ * session whose prefix leaves no room for a slot byte, turns pool work into port-unique jobs and
+ * hands them to its miners. A family adds its upstream, its job's notify line and its prefix limit.
+ */
+import type { LogLevel } from "../../domain/engine.ts";
+import { requestLine } from "./message.ts";
+import { PoolLane, type PoolLaneHost } from "./pool-lane.ts";
+import type { PrefixUpstream, UpstreamOptions } from "./prefix-upstream.ts";
+
+/** A miner as a lane sees it. */
+export interface PrefixLaneMiner<L, U, J> {
+  readonly slot: number;
+  onLaneJob(lane: L, job: J): void;
+  /** a new session replaced the old one (its prefix may differ) */
+  onLaneSession(lane: L, upstream: U): void;
+  /** a lane this miner waited for has its first job */
+  onLaneReady(lane: L): void;
+  /** a fee lane's session ended: its work is gone until it reconnects */
+  onLaneDown(lane: L): void;
+}
+
+export interface PrefixLaneHost<L> extends PoolLaneHost<L> {
+  upstreamOptions(lane: L): UpstreamOptions;
+  log(level: LogLevel, message: string): void;
+}
+
+/** The part of a lane a job needs. */
+export interface JobOrigin {
+  /** "main" or a fee wallet key */
+  readonly target: string;
+  /** the one worker every share is submitted as on a shared lane; null: the miner's own */
+  readonly user: string | null;
+  readonly shared: boolean;
+}
+
+/** How a family's pool prefix may be shared, for the lane's refusal. */
+export interface PrefixLimit {
+  /** what the family calls the prefix in its logs */
+  readonly name: string;
+  readonly maxSharedBytes: number;
+  /** why a longer one cannot be shared */
+  readonly why: string;
+}
+
+let nextJobSeq = 0;
+
+/**
+ * Pool work as the proxy hands it to miners, under a job id unique on the port (job ids of different
+ * pool sessions collide), with the session that issued it, so that a late share goes to that
+ * session. Each miner keeps the last few jobs it was sent with the prefix it mined them under and
+ * what it already submitted for each (prefix-miner.ts, MinerJobs).
+ */
+export abstract class PrefixJob<U, W extends { readonly difficulty: number }> {
+  readonly jobId = (++nextJobSeq).toString(16);
+  private readonly lines: [string | null, string | null] = [null, null];
+
+  constructor(
+    readonly origin: JobOrigin,
+    readonly upstream: U,
+    readonly work: W,
+  ) {}
+
+  get difficulty(): number {
+    return this.work.difficulty;
+  }
+
+  /** the family's mining.notify: its method and its parameters, the job id first */
+  protected abstract notify(clean: boolean): { method: string; params: unknown[] };
+
+  /**
+   * A shared session's job goes to many miners, so its line is built once per flag; a dedicated
+   * session's goes to one miner, which keeps its last jobs, and a cached line there would only hold
+   * memory.
+   */
+  notifyLine(clean: boolean): string {
+    const i = clean ? 1 : 0;
+    const cached = this.lines[i];
+    if (cached !== null) return cached;
+    const { method, params } = this.notify(clean);
+    const line = requestLine(null, method, params);
+    if (this.origin.shared) this.lines[i] = line;
+    return line;
+  }
+}
+
+export abstract class PrefixLane<U extends PrefixUpstream<W>, W, J> extends PoolLane<
+  U,
+  J,
+  PrefixLaneMiner<PrefixLane<U, W, J>, U, J>
+> {
+  private readonly users = new Map<string, string>();
+
+  constructor(
+    protected readonly host: PrefixLaneHost<PrefixLane<U, W, J>>,
+    target: string,
+    shared: boolean,
+    /** the one worker shares go up as on a shared lane */
+    readonly user: string | null,
+    /** a dedicated lane presents its miner's agent upstream */
+    readonly agent: string | null,
+    private readonly limit: PrefixLimit,
+  ) {
+    super(host, target, shared);
+    if (user !== null) this.users.set(user, "x");
+  }
+
+  protected abstract newJob(u: U, work: W): J;
+
+  protected minersDown(): void {
+    for (const m of [...this.miners]) m.onLaneDown(this);
+  }
+
+  /** Resolves true once the first session has subscribed (its prefix is known). */
+  whenSubscribed(timeoutMs: number): Promise<boolean> {
+    return this.readyOnce ? Promise.resolve(true) : this.waitFor(timeoutMs);
+  }
+
+  /** Authorizes a user on this and every later session. */
+  async addUser(user: string, password: string): Promise<boolean> {
+    this.users.set(user, password);
+    const u = this.upstream;
+    if (u === null || !u.isReady) return false;
+    return u.authorize(user, password);
+  }
+
+  onSubscribed(u: U): void {
+    if (u !== this.upstream) return;
+    const { name, maxSharedBytes, why } = this.limit;
+    if (this.shared && u.extranonce.length > maxSharedBytes * 2) {
+      this.host.log("error", `${u.label}: ${name} ${u.extranonce} is too long to share the session (${why})`);
+      u.close(`${name} too long to share`);
+      return;
+    }
+    this.sessionSince = Date.now();
+    for (const [user, password] of this.users) void u.authorize(user, password);
+    if (this.readyOnce) for (const m of this.miners) m.onLaneSession(this, u);
+    this.readyOnce = true;
+    this.settle(true);
+  }
+
+  onWork(u: U, work: W): void {
+    if (u !== this.upstream) return;
+    this.resetBackoff();
+    const first = this.current === null;
+    const job = this.newJob(u, work);
+    this.current = job;
+    for (const m of this.miners) m.onLaneJob(this, job);
+    if (first) for (const m of [...this.waiting]) m.onLaneReady(this);
+  }
+}
