@@ -88,6 +88,22 @@ describe("Ethereum through the proxy, each dialect in each mode", () => {
       });
 });
 
+test("Pool: a NiceHash pool prefix of 3 bytes cannot be shared (a slot byte must follow it); the session is refused and logged", async () => {
+  const a = await pool({ extranonceBytes: 3 });
+  const t = engine();
+  const port = ethPort({
+    pool_address: a.address,
+    mode: ProxyMode.POOL,
+    proxy_addr: "unified",
+    proxy_device: "farm",
+  });
+  const listen = await t.start(port);
+  const r = await miner(listen, { dialect: "nicehash", user: "wal.rig1", maxShares: 1 }).done;
+  expect(r.loggedIn).toBe(false);
+  expect(a.accepted).toBe(0);
+  expect(t.logs.some((l) => l.includes("is too long to share the session"))).toBe(true);
+});
+
 /** Share of the work both pools accepted that went to the fee pool. */
 const feeShare = (main: TestEthPool, fee: TestEthPool): number =>
   fee.totalWork() / (main.totalWork() + fee.totalWork());

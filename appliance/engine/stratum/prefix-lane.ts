@@ -8,8 +8,7 @@
  */
 import type { LogLevel } from "../../domain/engine.ts";
 import { requestLine } from "./message.ts";
-import { PoolLane, type PoolLaneHost } from "./pool-lane.ts";
-import type { PrefixUpstream, UpstreamOptions } from "./prefix-upstream.ts";
+import { type LaneSession, PoolLane, type PoolLaneHost } from "./pool-lane.ts";
 
 /** A miner as a lane sees it. */
 export interface PrefixLaneMiner<L, U, J> {
@@ -24,7 +23,6 @@ export interface PrefixLaneMiner<L, U, J> {
 }
 
 export interface PrefixLaneHost<L> extends PoolLaneHost<L> {
-  upstreamOptions(lane: L): UpstreamOptions;
   log(level: LogLevel, message: string): void;
 }
 
@@ -35,6 +33,16 @@ export interface JobOrigin {
   /** the one worker every share is submitted as on a shared lane; null: the miner's own */
   readonly user: string | null;
   readonly shared: boolean;
+}
+
+/** The part of a pool session a prefix lane drives. */
+export interface PrefixSession extends LaneSession {
+  /** the prefix the pool gave this session ("" before subscribe, or when the dialect has none) */
+  readonly extranonce: string;
+  readonly label: string;
+  readonly isReady: boolean;
+  authorize(user: string, password: string): Promise<boolean>;
+  close(reason: string): void;
 }
 
 /** How a family's pool prefix may be shared, for the lane's refusal. */
@@ -87,25 +95,30 @@ export abstract class PrefixJob<U, W extends { readonly difficulty: number }> {
   }
 }
 
-export abstract class PrefixLane<U extends PrefixUpstream<W>, W, J> extends PoolLane<
+export abstract class PrefixLane<U extends PrefixSession, W, J> extends PoolLane<
   U,
   J,
   PrefixLaneMiner<PrefixLane<U, W, J>, U, J>
 > {
   private readonly users = new Map<string, string>();
+  /** the family's host, which also makes its sessions' options */
+  protected abstract readonly host: PrefixLaneHost<PrefixLane<U, W, J>>;
 
   constructor(
-    protected readonly host: PrefixLaneHost<PrefixLane<U, W, J>>,
+    host: PrefixLaneHost<PrefixLane<U, W, J>>,
     target: string,
     shared: boolean,
     /** the one worker shares go up as on a shared lane */
     readonly user: string | null,
     /** a dedicated lane presents its miner's agent upstream */
     readonly agent: string | null,
-    private readonly limit: PrefixLimit,
+    /** null: any prefix can be shared (the dialect has none) */
+    private readonly limit: PrefixLimit | null,
+    /** what `user` is authorized with on every session; null: the session logs in by itself */
+    userPassword: string | null,
   ) {
     super(host, target, shared);
-    if (user !== null) this.users.set(user, "x");
+    if (user !== null && userPassword !== null) this.users.set(user, userPassword);
   }
 
   protected abstract newJob(u: U, work: W): J;
@@ -114,7 +127,7 @@ export abstract class PrefixLane<U extends PrefixUpstream<W>, W, J> extends Pool
     for (const m of [...this.miners]) m.onLaneDown(this);
   }
 
-  /** Resolves true once the first session has subscribed (its prefix is known). */
+  /** Resolves true once the first session is usable (subscribed, its prefix known, or logged in). */
   whenSubscribed(timeoutMs: number): Promise<boolean> {
     return this.readyOnce ? Promise.resolve(true) : this.waitFor(timeoutMs);
   }
@@ -129,10 +142,13 @@ export abstract class PrefixLane<U extends PrefixUpstream<W>, W, J> extends Pool
 
   onSubscribed(u: U): void {
     if (u !== this.upstream) return;
-    const { name, maxSharedBytes, why } = this.limit;
-    if (this.shared && u.extranonce.length > maxSharedBytes * 2) {
-      this.host.log("error", `${u.label}: ${name} ${u.extranonce} is too long to share the session (${why})`);
-      u.close(`${name} too long to share`);
+    const limit = this.limit;
+    if (this.shared && limit !== null && u.extranonce.length > limit.maxSharedBytes * 2) {
+      this.host.log(
+        "error",
+        `${u.label}: ${limit.name} ${u.extranonce} is too long to share the session (${limit.why})`,
+      );
+      u.close(`${limit.name} too long to share`);
       return;
     }
     this.sessionSince = Date.now();

@@ -6,10 +6,12 @@ import type { Endpoint } from "../../transport/endpoint.ts";
 import { PrefixLane, type PrefixLaneHost, type PrefixLaneMiner } from "../prefix-lane.ts";
 import { EqJob } from "./job.ts";
 import { MAX_SHARED_POOL_PREFIX_BYTES, MIN_NONCE2_BYTES } from "./methods.ts";
-import { EqUpstream, type UpstreamWork } from "./upstream.ts";
+import { EqUpstream, type UpstreamOptions, type UpstreamWork } from "./upstream.ts";
 
 export type LaneMiner = PrefixLaneMiner<Lane, EqUpstream, EqJob>;
-export type LaneHost = PrefixLaneHost<Lane>;
+export interface LaneHost extends PrefixLaneHost<Lane> {
+  upstreamOptions(lane: Lane): UpstreamOptions;
+}
 
 const LIMIT = {
   name: "NONCE_1",
@@ -19,13 +21,13 @@ const LIMIT = {
 
 export class Lane extends PrefixLane<EqUpstream, UpstreamWork, EqJob> {
   constructor(
-    host: LaneHost,
+    protected override readonly host: LaneHost,
     target: string,
     shared: boolean,
     user: string | null,
     agent: string | null = null,
   ) {
-    super(host, target, shared, user, agent, LIMIT);
+    super(host, target, shared, user, agent, LIMIT, "x");
   }
 
   protected newSession(endpoint: Endpoint): EqUpstream {

@@ -6,10 +6,12 @@ import type { Endpoint } from "../../transport/endpoint.ts";
 import { PrefixLane, type PrefixLaneHost, type PrefixLaneMiner } from "../prefix-lane.ts";
 import { KawJob } from "./job.ts";
 import { MAX_SHARED_POOL_PREFIX_BYTES } from "./methods.ts";
-import { KawUpstream, type UpstreamWork } from "./upstream.ts";
+import { KawUpstream, type UpstreamOptions, type UpstreamWork } from "./upstream.ts";
 
 export type LaneMiner = PrefixLaneMiner<Lane, KawUpstream, KawJob>;
-export type LaneHost = PrefixLaneHost<Lane>;
+export interface LaneHost extends PrefixLaneHost<Lane> {
+  upstreamOptions(lane: Lane): UpstreamOptions;
+}
 
 const LIMIT = {
   name: "nonce prefix",
@@ -19,13 +21,13 @@ const LIMIT = {
 
 export class Lane extends PrefixLane<KawUpstream, UpstreamWork, KawJob> {
   constructor(
-    host: LaneHost,
+    protected override readonly host: LaneHost,
     target: string,
     shared: boolean,
     user: string | null,
     agent: string | null = null,
   ) {
-    super(host, target, shared, user, agent, LIMIT);
+    super(host, target, shared, user, agent, LIMIT, "x");
   }
 
   protected newSession(endpoint: Endpoint): KawUpstream {
