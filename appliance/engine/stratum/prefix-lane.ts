@@ -140,17 +140,24 @@ export abstract class PrefixLane<U extends PrefixSession, W, J> extends PoolLane
     return u.authorize(user, password);
   }
 
-  onSubscribed(u: U): void {
-    if (u !== this.upstream) return;
+  /**
+   * A shared session whose prefix is too long is closed and logged. Checked at subscribe and at
+   * every job: some pools give the prefix only in a mining.set_extranonce after subscribe (Kaspa),
+   * or change it mid-session.
+   */
+  private refusesPrefix(u: U): boolean {
     const limit = this.limit;
-    if (this.shared && limit !== null && u.extranonce.length > limit.maxSharedBytes * 2) {
-      this.host.log(
-        "error",
-        `${u.label}: ${limit.name} ${u.extranonce} is too long to share the session (${limit.why})`,
-      );
-      u.close(`${limit.name} too long to share`);
-      return;
-    }
+    if (!this.shared || limit === null || u.extranonce.length <= limit.maxSharedBytes * 2) return false;
+    this.host.log(
+      "error",
+      `${u.label}: ${limit.name} ${u.extranonce} is too long to share the session (${limit.why})`,
+    );
+    u.close(`${limit.name} too long to share`);
+    return true;
+  }
+
+  onSubscribed(u: U): void {
+    if (u !== this.upstream || this.refusesPrefix(u)) return;
     this.sessionSince = Date.now();
     for (const [user, password] of this.users) void u.authorize(user, password);
     if (this.readyOnce) for (const m of this.miners) m.onLaneSession(this, u);
@@ -159,7 +166,7 @@ export abstract class PrefixLane<U extends PrefixSession, W, J> extends PoolLane
   }
 
   onWork(u: U, work: W): void {
-    if (u !== this.upstream) return;
+    if (u !== this.upstream || this.refusesPrefix(u)) return;
     this.resetBackoff();
     const first = this.current === null;
     const job = this.newJob(u, work);

@@ -162,6 +162,9 @@ export class KaspaMinerSession extends MovableMiner<Lane, KaspaJob, EthError> {
     this.sendJob(job);
   }
 
+  /** A new session's prefix comes with its first job (sendJob tells the miner then). */
+  onLaneSession(): void {}
+
   private canSetExtranonce(): boolean {
     return this.extranonceSubscribed && this.host.config.setting.cut !== 1;
   }
