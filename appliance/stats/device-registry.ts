@@ -1,7 +1,8 @@
 /**
  * In-memory registry of devices: one record per (port, wallet, name, address), kept while online and
- * for a day after the last connection so that offline devices stay listed. Share results arrive as
- * small calls from the engine; nothing here touches storage.
+ * for a day after the last connection so that offline devices stay listed, but never more offline
+ * ones per port than it has online (at least MIN_OFFLINE_KEPT). Share results arrive as small calls
+ * from the engine; nothing here touches storage.
  */
 import type { DeviceView, SeriesSample, SeriesSink, TargetSample } from "../domain/engine.ts";
 import { ConnectionLog } from "./connection-log.ts";
@@ -11,6 +12,13 @@ import { MAIN, WorkSplit } from "./work-split.ts";
 
 /** Offline devices are forgotten after this long (the 24 h window has then emptied). */
 const FORGET_AFTER_MS = 24 * 3600_000;
+/**
+ * A port keeps at most this many offline devices, or as many as it has online when that is more;
+ * the longest offline go first. Miners that come back under new names or addresses (DHCP, names
+ * made from the address) each leave a record behind, and kept for a day those grew memory without
+ * bound under churn (the soak: +9.6 MB an hour); design.md allows no growth beyond the live set.
+ */
+const MIN_OFFLINE_KEPT = 1_000;
 
 export type ShareOutcome = "valid" | "invalid" | "stale";
 
@@ -239,11 +247,20 @@ export class DeviceRegistry {
   }
 
   forgetPort(portId: number): void {
-    for (const d of this.devices(portId)) {
-      this.byKey.delete(d.key);
-      this.byId.delete(d.id);
-    }
+    for (const d of this.devices(portId)) this.forget(d);
     this.tallies.delete(portId);
+  }
+
+  private forget(d: DeviceRecord): void {
+    this.byKey.delete(d.key);
+    this.byId.delete(d.id);
+  }
+
+  private forgetOldestOffline(portId: number, count: number): void {
+    const gone: DeviceRecord[] = [];
+    for (const d of this.byKey.values()) if (d.portId === portId && d.connections === 0) gone.push(d);
+    gone.sort((a, b) => a.lastSeen - b.lastSeen);
+    for (const d of gone.slice(0, count)) this.forget(d);
   }
 
   /**
@@ -252,14 +269,19 @@ export class DeviceRegistry {
    */
   tick(now: number, sink: SeriesSink | undefined): void {
     const minute = Math.floor(now / 60_000) - 1;
+    const online = new Map<number, number>();
+    const offline = new Map<number, number>();
     for (const d of this.byKey.values()) {
       if (sink && (d.minuteWork > 0 || d.minuteValid + d.minuteInvalid + d.minuteStale > 0))
         sink.add(sample(d.portId, d.key, minute, d));
       d.minuteWork = d.minuteFee = d.minuteValid = d.minuteInvalid = d.minuteStale = 0;
-      if (d.connections === 0 && now - d.lastSeen > FORGET_AFTER_MS) {
-        this.byKey.delete(d.key);
-        this.byId.delete(d.id);
-      }
+      const counts = d.connections > 0 ? online : offline;
+      if (d.connections === 0 && now - d.lastSeen > FORGET_AFTER_MS) this.forget(d);
+      else counts.set(d.portId, (counts.get(d.portId) ?? 0) + 1);
+    }
+    for (const [portId, n] of offline) {
+      const excess = n - Math.max(MIN_OFFLINE_KEPT, online.get(portId) ?? 0);
+      if (excess > 0) this.forgetOldestOffline(portId, excess);
     }
     const emit = sink ? (s: TargetSample) => sink.addTarget(s) : null;
     for (const [portId, t] of this.tallies) {

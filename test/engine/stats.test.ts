@@ -56,6 +56,52 @@ describe("DeviceRegistry", () => {
   });
 });
 
+describe("DeviceRegistry under churn", () => {
+  test("a port keeps at most 1,000 offline devices, or as many as it has online; the longest offline go first", () => {
+    const reg = new DeviceRegistry();
+    // 1,500 miners that each came once under a name of their own and left, a second apart
+    for (let i = 0; i < 1500; i++) {
+      const d = reg.connect(1, "w", `rig${i}`, "10.0.0.1", "sha256", T0 + i * 1000);
+      reg.disconnect(d, T0 + i * 1000 + 500);
+    }
+    const online = Array.from({ length: 10 }, (_, i) =>
+      reg.connect(1, "w", `live${i}`, "10.0.0.2", "sha256", T0),
+    );
+    const other = reg.connect(2, "w", "old", "10.0.0.3", "sha256", T0);
+    reg.disconnect(other, T0);
+    const names = (portId: number, on: boolean) =>
+      reg
+        .devices(portId)
+        .filter((d) => d.connections > 0 === on)
+        .map((d) => d.name);
+    const now = T0 + 1500 * 1000 + 60_000;
+    reg.tick(now, undefined);
+    const kept = names(1, false);
+    expect(kept).toHaveLength(1000);
+    // the 500 that left first are gone, the last 1,000 stay listed
+    expect(kept).not.toContain("rig499");
+    expect(kept).toContain("rig500");
+    expect(kept).toContain("rig1499");
+    expect(names(1, true)).toHaveLength(online.length);
+    // another port's offline device is its own port's business
+    expect(names(2, false)).toEqual(["old"]);
+
+    // with more miners online than the floor, as many offline are kept as are online
+    for (let i = 0; i < 1200; i++) reg.connect(1, "w", `more${i}`, "10.0.0.4", "sha256", now);
+    for (let i = 0; i < 300; i++) {
+      const d = reg.connect(1, "w", `late${i}`, "10.0.0.5", "sha256", now + i);
+      reg.disconnect(d, now + i + 1);
+    }
+    reg.tick(now + 60_000, undefined);
+    expect(names(1, false)).toHaveLength(1210);
+    expect(names(1, false)).toContain("late299");
+    // and after a day offline a device is forgotten whatever the count
+    reg.tick(now + 25 * 3600_000, undefined);
+    expect(names(1, false)).toHaveLength(0);
+    expect(names(2, false)).toHaveLength(0);
+  });
+});
+
 describe("SeriesStore", () => {
   test("batched minute and hour roll-ups in SQLite, read back per port", () => {
     const db = new Database(":memory:");
