@@ -15,6 +15,8 @@ export interface RemoteClient extends RemotePin {
   remark: string;
   /** when the operator confirmed the pin; "" = not pinned (registered before pinning existed) */
   pinned_at: string;
+  /** when the remote last answered the fleet view; "" = never */
+  last_seen: string;
   created_at: string;
   updated_at: string;
 }
@@ -42,6 +44,11 @@ export class RemoteClientStore {
       )
       .run(c.address, c.token, c.remark, pin.fingerprint, pin.certificate, now, now, now);
     return Number(res.lastInsertRowid);
+  }
+
+  /** The remote answered the fleet view at `at` (not a configuration change: updated_at stays). */
+  seen(id: number, at: string): void {
+    this.db.query("UPDATE remote_clients SET last_seen = ? WHERE id = ?").run(at, id);
   }
 
   update(id: number, c: RemoteClientInput): boolean {

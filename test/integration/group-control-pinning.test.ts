@@ -286,3 +286,34 @@ test("a server presenting another certificate never receives the request (nor it
     server.stop(true);
   }
 });
+
+test("after a restart, a remote that does not answer still shows when it last answered", async () => {
+  const own = await startTestAppliance();
+  const spare = await startTestAppliance();
+  let restarted: TestAppliance | null = null;
+  try {
+    const token = (await spare.client.get<{ token: string }>("/api/remote/token")).body.token;
+    const https = spare.app.httpsUrl();
+    const { body } = await own.client.post<{ id: number }>("/api/remote/new", {
+      address: https,
+      token,
+      remark: "spare",
+      fingerprint: await presentedBy(https),
+    });
+    const listOf = (a: TestAppliance) =>
+      a.client.get<Listed[]>("/api/remote/list?refresh=1").then((r) => r.body.find((x) => x.id === body.id));
+    const online = await eventually(
+      () => listOf(own),
+      (r) => r?.state === "online",
+      "the spare remote is online",
+    );
+    expect(online?.last_seen).toBeTruthy();
+    await spare.close();
+    await own.close(true);
+    restarted = await startTestAppliance(own.dataDir);
+    const after = await listOf(restarted as TestAppliance);
+    expect(after).toMatchObject({ state: "offline", last_seen: online?.last_seen ?? "" });
+  } finally {
+    await (restarted ?? own).close();
+  }
+});

@@ -42,7 +42,13 @@ export interface FleetOptions {
   concurrency?: number;
 }
 
-const PENDING: RemoteState = { state: "pending", since: null, checked_at: null, last_seen: null };
+/** Not checked since this process started: only when it last answered, which the store keeps. */
+const unchecked = (c: RemoteClient): RemoteState => ({
+  state: "pending",
+  since: null,
+  checked_at: null,
+  last_seen: c.last_seen || null,
+});
 
 export class FleetMonitor {
   private readonly states = new Map<number, RemoteState>();
@@ -82,8 +88,8 @@ export class FleetMonitor {
 
   /** What the last round saw; a remote that is not pinned is not called, so it needs no round to say so. */
   state(c: RemoteClient): RemoteState {
-    if (!c.fingerprint) return { ...PENDING, state: "unpinned", error_key: "lang.remote.err_unpinned" };
-    return this.states.get(c.id) ?? PENDING;
+    if (!c.fingerprint) return { ...unchecked(c), state: "unpinned", error_key: "lang.remote.err_unpinned" };
+    return this.states.get(c.id) ?? unchecked(c);
   }
 
   forget(id: number): void {
@@ -122,7 +128,7 @@ export class FleetMonitor {
 
   private async check(c: RemoteClient): Promise<void> {
     const now = new Date().toISOString();
-    const before = this.states.get(c.id) ?? PENDING;
+    const before = this.states.get(c.id) ?? unchecked(c);
     const next = (
       s: Omit<RemoteState, "since" | "checked_at" | "last_seen">,
       seen: boolean,
@@ -139,6 +145,7 @@ export class FleetMonitor {
         getRemoteJson(c, "sys/stat", this.timeoutMs),
       ]);
       this.states.set(c.id, next({ state: "online", version, stat }, true));
+      this.remotes.seen(c.id, now);
       this.audited.delete(c.id);
     } catch (err) {
       const e =

@@ -6,6 +6,7 @@ import { sessionAuthTimeSchema } from "./005-session-auth-time.ts";
 import { deviceRatioKeySchema } from "./006-device-ratio-key.ts";
 import { alertsSchema } from "./007-alerts.ts";
 import { remotePinSchema } from "./008-remote-pin.ts";
+import { remoteLastSeenSchema } from "./009-remote-last-seen.ts";
 
 export interface Migration {
   version: number;
@@ -22,4 +23,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 6, sql: deviceRatioKeySchema },
   { version: 7, sql: alertsSchema },
   { version: 8, sql: remotePinSchema },
+  { version: 9, sql: remoteLastSeenSchema },
 ];
