@@ -3,8 +3,6 @@ import { PrefixJob } from "../prefix-lane.ts";
 import { EquihashMethod } from "./methods.ts";
 import type { EqUpstream, UpstreamWork } from "./upstream.ts";
 
-export type { JobOrigin } from "../prefix-lane.ts";
-
 export class EqJob extends PrefixJob<EqUpstream, UpstreamWork> {
   /** mining.notify [jobId, version, prevhash, merkleroot, reserved, time, bits, clean] */
   protected notify(clean: boolean): { method: string; params: unknown[] } {

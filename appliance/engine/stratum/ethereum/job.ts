@@ -5,17 +5,13 @@
  * Each miner keeps the last few jobs it was sent (MinerJobs), with the prefix it mined them under.
  */
 import { requestLine } from "../message.ts";
+import type { JobOrigin as PrefixJobOrigin } from "../prefix-lane.ts";
 import { NicehashMethod, WORK_PUSH_ID } from "./methods.ts";
 import type { EthUpstream, UpstreamWork } from "./upstream.ts";
 
-/** The part of a lane a job needs. */
-export interface JobOrigin {
+/** The part of a lane a job needs: a prefix lane's, and the lane's id. */
+export interface JobOrigin extends PrefixJobOrigin {
   readonly id: number;
-  /** "main" or a fee wallet key */
-  readonly target: string;
-  /** the one worker every share is submitted as on a shared lane; null: the miner's own */
-  readonly user: string | null;
-  readonly shared: boolean;
 }
 
 let nextJobSeq = 0;

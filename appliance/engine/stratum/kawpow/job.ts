@@ -3,8 +3,6 @@ import { PrefixJob } from "../prefix-lane.ts";
 import { KawpowMethod } from "./methods.ts";
 import type { KawUpstream, UpstreamWork } from "./upstream.ts";
 
-export type { JobOrigin } from "../prefix-lane.ts";
-
 export class KawJob extends PrefixJob<KawUpstream, UpstreamWork> {
   /** mining.notify [jobId, headerHash, seedHash, target, clean, height, bits] */
   protected notify(clean: boolean): { method: string; params: unknown[] } {
