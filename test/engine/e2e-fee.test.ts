@@ -232,8 +232,14 @@ describe("fee diversion", () => {
   });
 
   test("fee sessions are shared: six miners, two fee wallets, one session per wallet", async () => {
-    // idle sessions would otherwise be closed and reopened between visits
-    const { a, b, t } = await pools({}, {}, { feeIdleMs: 60_000 });
+    // idle sessions would otherwise be closed and reopened between visits; and the test timing's 1 s
+    // login and 5 s job timeouts, which six in-process hashing miners can overrun on a loaded box,
+    // would reopen one too (a fresh-clone CI run once saw three fee sessions)
+    const { a, b, t } = await pools(
+      {},
+      {},
+      { feeIdleMs: 60_000, connectTimeoutMs: 10_000, jobTimeoutMs: 60_000 },
+    );
     const port = makePort({
       pool_address: a.address,
       wallets: [feeWallet(1, "feeone", b.address, 0.05), feeWallet(2, "feetwo", b.address, 0.03)],
