@@ -48,6 +48,20 @@ describe("fee scheduler on simulated farms", () => {
       }
   });
 
+  test("5,000 miners at 10 shares/s that start together, ten wallets: their first 100,000 shares (2 s) are not short", () => {
+    // All at once, as after a proxy restart: in the first tenth of a second most miners have not
+    // sent a share yet. Counted in the need only from their first share, they left the fee behind
+    // while they came in, and these 2 s ended 0.03 pp short on average over these eight restarts.
+    // One run is 2 s of ten wallets' bands, so single runs spread by ±0.05 pp; the mean is the test.
+    const errors = [1, 2, 3, 4, 5, 6, 7, 8].map((seed) => {
+      const ratios = Array.from({ length: 10 }, () => 0.002);
+      const farm = { miners: 5000, sharesPerSecond: 10, feeDifficulty: 2, ratios, feeRejects: 0.01, seed };
+      return pp(runFarm({ ...farm, rampMs: 1 }, 100_000).achieved - 0.02);
+    });
+    for (const e of errors) expect(Math.abs(e)).toBeLessThan(0.06);
+    expect(Math.abs(errors.reduce((a, b) => a + b, 0) / errors.length)).toBeLessThan(0.02);
+  });
+
   test("a share a minute per miner, fee pool at half the difficulty", () => {
     const r = runFarm({ miners: 200, sharesPerSecond: 1 / 60, feeDifficulty: 0.5, ratios: [0.02] }, 100_000);
     expect(r.firstFeeShareS).toBeLessThan(120);

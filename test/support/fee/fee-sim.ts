@@ -35,6 +35,8 @@ export interface FarmOptions {
   /** per-miner hashrate spread: rate × (1 + spread × u), u uniform in [−1, 1] */
   spread?: number;
   seed?: number;
+  /** miners connect at random over this many ms (default 5,000; 1: all at once, as after a proxy restart) */
+  rampMs?: number;
 }
 
 interface SimMiner extends SeatOwner {
@@ -229,8 +231,8 @@ export function runFarm(o: FarmOptions, untilShares: number): FarmResult {
       reconsider: () => evaluate(m),
     };
     miners.push(m);
-    // miners come up over the first seconds, as a farm does after a restart
-    queue.push({ at: now + random() * 5000, run: () => connect(m) });
+    // miners come up over the first seconds, as a farm does after a power cut
+    queue.push({ at: now + random() * (o.rampMs ?? 5000), run: () => connect(m) });
   }
   const tick = () => {
     scheduler.tick();
