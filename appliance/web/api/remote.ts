@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { sha256Fingerprint } from "../../ops/cert/fingerprint.ts";
 import { readPeerCertificate } from "../../ops/group/pinned-tls.ts";
 import { callRemote, isHttps, REMOTE_TIMEOUT_MS, RemoteCallError } from "../../ops/group/remote-call.ts";
 import type { RemoteClient, RemotePin } from "../../store/remote-clients.ts";
@@ -15,12 +16,7 @@ const address = required
   .transform((s) => s.replace(/\/+$/, ""))
   .pipe(z.string().regex(/^[a-z]+:\/\/[^\s]+$/i, "lang.remote.err_address"))
   .refine(isHttps, "lang.remote.err_https");
-/** SHA-256 as X509Certificate.fingerprint256 writes it: 32 colon-separated hex bytes */
-const fingerprint = z
-  .string("lang.remote.err_confirm")
-  .trim()
-  .toUpperCase()
-  .regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/, "lang.remote.err_confirm");
+const fingerprint = sha256Fingerprint("lang.remote.err_confirm");
 const clientBody = z.object({
   address,
   token: required.max(256, "lang.err.params"),
