@@ -4,6 +4,7 @@
  * a read shows MASK where one is set, and a save that sends MASK back keeps the stored secret.
  */
 import { z } from "zod";
+import { sha256Fingerprint } from "../ops/cert/fingerprint.ts";
 import type { SettingsStore } from "../store/settings.ts";
 
 export const CHANNEL_SETTING = "alert_channels";
@@ -38,6 +39,11 @@ export const channelsSchema = z
         host: text(253),
         port: z.number(E).int(E).min(1, E).max(65535, E).default(587),
         starttls: z.boolean(E).default(true),
+        /**
+         * the one certificate to trust instead of the CAs, for a LAN relay with its own self-signed
+         * certificate; "" = the CAs and the server's name
+         */
+        tls_fingerprint: z.union([z.literal(""), sha256Fingerprint(E)]).default(""),
         user: text(256),
         password: text(256),
         from: text(256),
@@ -49,6 +55,7 @@ export const channelsSchema = z
         host: "",
         port: 587,
         starttls: true,
+        tls_fingerprint: "",
         user: "",
         password: "",
         from: "",

@@ -67,13 +67,14 @@ describe("alert settings", () => {
     expect(entries[0]?.changes).toEqual([{ field: "email.port", old: 587, new: 465 }]);
   });
 
-  test("channels: an enabled channel needs its fields", async () => {
+  test("channels: an enabled channel needs its fields; a pinned mail certificate is a SHA-256 fingerprint", async () => {
     for (const bad of [
       { webhook: { enabled: true, url: "" } },
       { webhook: { enabled: true, url: "ftp://x" } },
       { telegram: { enabled: true, token: "t", chat_id: "" } },
       { email: { enabled: true, host: "h", from: "pithead", to: "a@b" } },
       { email: { enabled: true, host: "h", from: "p@h", to: "a@b, not an address" } },
+      { email: { tls_fingerprint: "AB:CD:EF" } },
     ]) {
       const res = await t.client.post<ErrorBody>("/api/warning/channels", bad);
       expect(res.status).toBe(400);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { createHmac } from "node:crypto";
+import { createHmac, X509Certificate } from "node:crypto";
 import type { AlertTiming } from "../../appliance/alerts/alert-service.ts";
+import { makeSelfSigned } from "../../appliance/ops/certificate.ts";
 import { BotApiReceiver, WebhookReceiver } from "../support/alerts/http-receivers.ts";
 import { QUIET_RULES as QUIET } from "../support/alerts/rules.ts";
 import { SmtpReceiver } from "../support/alerts/smtp-receiver.ts";
@@ -230,5 +231,58 @@ describe("alerts pushed to a webhook, a bot API and SMTP", () => {
       { channel: "email", ok: false, error: "the mail server does not offer STARTTLS" },
     ]);
     await t.client.post("/api/warning/channels", stored);
+  });
+
+  test("STARTTLS to a relay with a self-signed certificate: refused until it is pinned, then the login and the mail go over TLS only", async () => {
+    const pair = makeSelfSigned("relay.lan");
+    const fingerprint = new X509Certificate(pair.cert).fingerprint256;
+    const relay = await SmtpReceiver.start(pair);
+    await t.client.post("/api/warning/setting", { ...QUIET, lang: "en" });
+    const stored = channels(hook.url);
+    type Results = { results: { channel: string; ok: boolean; error?: string }[] };
+    const testWith = async (tls_fingerprint: string) => {
+      const email = { ...stored.email, port: relay.port, starttls: true, tls_fingerprint };
+      expect((await t.client.post("/api/warning/channels", { ...stored, email })).status).toBe(200);
+      return (await t.client.post<Results>("/api/warning/test", { channel: "email" })).body.results;
+    };
+    try {
+      // the CAs do not know it: refused once the handshake shows it, naming it for the operator
+      const untrusted = await testWith("");
+      expect(untrusted[0]?.ok).toBe(false);
+      expect(untrusted[0]?.error).toStartWith("the mail server's certificate is not trusted");
+      expect(untrusted[0]?.error).toEndWith(`it presented ${fingerprint}`);
+      const other = new X509Certificate(makeSelfSigned("elsewhere").cert).fingerprint256;
+      expect(await testWith(other)).toEqual([
+        {
+          channel: "email",
+          ok: false,
+          error: `the mail server presented certificate ${fingerprint}, not the pinned one`,
+        },
+      ]);
+      // nothing was said over either refused connection after STARTTLS, least of all the login
+      expect(relay.commands).toEqual(
+        ["EHLO pithead", "STARTTLS", "EHLO pithead", "STARTTLS"].map((line) => ({ line, tls: false })),
+      );
+      expect(await testWith(fingerprint.toLowerCase())).toEqual([{ channel: "email", ok: true }]);
+      const read = await t.client.get<{ email: { tls_fingerprint: string } }>("/api/warning/channels");
+      expect(read.body.email.tls_fingerprint).toBe(fingerprint);
+      expect(relay.received).toHaveLength(1);
+      expect(relay.received[0]).toMatchObject({ tls: true, login: "alerts@farm.example\0smtp-pass" });
+      expect(relay.received[0]?.text).toMatch(/^Test message from Pithead /);
+      const session = relay.commands.slice(4);
+      expect(session.filter((c) => !c.tls).map((c) => c.line)).toEqual(["EHLO pithead", "STARTTLS"]);
+      expect(session.filter((c) => c.tls).map((c) => c.line.split(" ")[0])).toEqual([
+        "EHLO",
+        "AUTH",
+        "MAIL",
+        "RCPT",
+        "RCPT",
+        "DATA",
+        "QUIT",
+      ]);
+    } finally {
+      relay.stop();
+      await t.client.post("/api/warning/channels", stored);
+    }
   });
 });

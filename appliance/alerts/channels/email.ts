@@ -39,6 +39,7 @@ export function sendEmail(c: Channels["email"], message: AlertMessage, timeoutMs
       host: c.host,
       port: c.port,
       starttls: c.starttls,
+      fingerprint: c.tls_fingerprint,
       user: c.user,
       password: c.password,
       from: c.from,

@@ -1,15 +1,18 @@
 /**
  * A small SMTP client on node:net and node:tls, enough to hand one message to the operator's mail
  * server: EHLO, STARTTLS when asked (or TLS from the start on port 465), AUTH PLAIN when a user is
- * set, MAIL, RCPT, DATA with dot-stuffing, QUIT. The certificate of a TLS server is verified.
+ * set, MAIL, RCPT, DATA with dot-stuffing, QUIT. A TLS server must be trusted before anything is
+ * written to it: by its pinned certificate when the operator set one, else by the CAs and its name.
  */
 import { isIP, connect as netConnect, type Socket } from "node:net";
-import { connect as tlsConnect } from "node:tls";
+import { type TLSSocket, connect as tlsConnect } from "node:tls";
 
 export interface SmtpOptions {
   host: string;
   port: number;
   starttls: boolean;
+  /** SHA-256 fingerprint of the one certificate to trust (a LAN relay's self-signed one); "" = the CAs */
+  fingerprint: string;
   user: string;
   password: string;
   from: string;
@@ -64,19 +67,44 @@ class Replies {
   }
 }
 
+/**
+ * Waits for the TLS handshake and decides trust before a byte is written on the socket. Both ways
+ * name the certificate presented, so that the operator can compare it with the relay's own before
+ * pinning it.
+ */
+function trusted(socket: TLSSocket, pin: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    socket.once("error", reject);
+    socket.once("close", () => reject(new Error("the mail server closed the connection")));
+    socket.once("secureConnect", () => {
+      const presented = socket.getPeerCertificate().fingerprint256 ?? "";
+      if (pin !== "" ? presented === pin : socket.authorized) resolve();
+      else if (pin !== "") {
+        reject(new Error(`the mail server presented certificate ${presented}, not the pinned one`));
+      } else {
+        const why = String(socket.authorizationError);
+        reject(new Error(`the mail server's certificate is not trusted (${why}); it presented ${presented}`));
+      }
+    });
+  });
+}
+
 /** A line of the message that starts with "." gets another one (RFC 5321 §4.5.2). */
 const dotStuffed = (data: string): string => data.replace(/(^|\r\n)\./g, "$1..");
 
 export async function sendMail(o: SmtpOptions, data: string): Promise<void> {
   const servername = isIP(o.host) === 0 ? o.host : undefined;
-  let socket: Socket =
-    o.port === 465
-      ? tlsConnect({ host: o.host, port: o.port, servername })
-      : netConnect({ host: o.host, port: o.port });
+  // the runtime only reports what it thinks of the certificate; `trusted` decides
+  const secure = (over: { socket: Socket } | { host: string; port: number }): TLSSocket =>
+    tlsConnect({ ...over, servername, rejectUnauthorized: false });
+  // port 465 is TLS from the first byte
+  const implicit = o.port === 465 ? secure({ host: o.host, port: o.port }) : null;
+  let socket: Socket = implicit ?? netConnect({ host: o.host, port: o.port });
   let replies = new Replies(socket);
   const timer = setTimeout(() => {
-    replies.fail(new Error("the mail server did not answer in time"));
-    socket.destroy();
+    const late = new Error("the mail server did not answer in time");
+    replies.fail(late);
+    socket.destroy(late);
   }, o.timeoutMs);
   const expect = async (command: string | null, ...codes: number[]): Promise<Reply> => {
     if (command !== null) socket.write(`${command}\r\n`);
@@ -88,16 +116,19 @@ export async function sendMail(o: SmtpOptions, data: string): Promise<void> {
     return r;
   };
   try {
+    if (implicit) await trusted(implicit, o.fingerprint);
     await expect(null, 220);
     const ehlo = await expect("EHLO pithead", 250);
-    if (o.starttls && o.port !== 465) {
+    if (o.starttls && !implicit) {
       if (!ehlo.lines.some((l) => /^STARTTLS\b/i.test(l))) {
         throw new Error("the mail server does not offer STARTTLS");
       }
       await expect("STARTTLS", 220);
       socket.removeAllListeners("data");
-      socket = tlsConnect({ socket, servername });
-      replies = new Replies(socket);
+      const tls = secure({ socket });
+      socket = tls;
+      replies = new Replies(tls);
+      await trusted(tls, o.fingerprint);
       await expect("EHLO pithead", 250);
     }
     if (o.user !== "") {

@@ -71,6 +71,9 @@ export function AlertChannelsForm({ value: c, onChange }: Props) {
           checked={c.email.starttls}
           onChange={(v) => email({ starttls: v })}
         />
+        {text(t("alert.smtp_fingerprint"), c.email.tls_fingerprint, (tls_fingerprint) =>
+          email({ tls_fingerprint }),
+        )}
         {text(t("alert.smtp_user"), c.email.user, (user) => email({ user }))}
         {text(t("alert.smtp_password"), c.email.password, (password) => email({ password }), true)}
         {text(t("alert.smtp_from"), c.email.from, (from) => email({ from }))}

@@ -22,6 +22,7 @@ export interface AlertChannels {
     host: string;
     port: number;
     starttls: boolean;
+    tls_fingerprint: string;
     user: string;
     password: string;
     from: string;
