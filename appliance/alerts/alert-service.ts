@@ -9,13 +9,13 @@ import { AlertOutboxStore } from "../store/alert-outbox.ts";
 import type { SettingsStore } from "../store/settings.ts";
 import { type AlertMessage, composeMessage, testMessage } from "./alert-message.ts";
 import { CertRule } from "./cert-rule.ts";
-import { type ChannelName, readChannels } from "./channel-settings.ts";
 import { Delivery, type DeliveryTiming, enabledChannels, sendTo } from "./delivery.ts";
 import { DiskRule } from "./disk-rule.ts";
 import { AlertEvaluator } from "./evaluator.ts";
 import { FeeDriftRule } from "./fee-drift-rule.ts";
 import { HashrateRule, type HashrateWindows } from "./hashrate-rule.ts";
 import { OfflineRule } from "./offline-rule.ts";
+import { type ChannelName, readTargets } from "./push-targets.ts";
 import { readAlertRules } from "./rule-settings.ts";
 import type { AlertSources } from "./sources.ts";
 
@@ -65,7 +65,7 @@ export class AlertService {
     this.timing = { ...DEFAULT_ALERT_TIMING, ...timing };
     this.history = new AlertHistoryStore(db);
     this.outbox = new AlertOutboxStore(db, this.timing.queueLimit);
-    this.delivery = new Delivery(this.outbox, () => readChannels(settings), this.timing, clock, log);
+    this.delivery = new Delivery(this.outbox, () => readTargets(settings), this.timing, clock, log);
     this.evaluator = new AlertEvaluator(
       this.history,
       [
@@ -114,7 +114,7 @@ export class AlertService {
 
   /** Sends a test message now to one channel or every enabled one, bypassing the queue. */
   async testSend(only: ChannelName | null): Promise<TestResult[]> {
-    const channels = readChannels(this.settings);
+    const channels = readTargets(this.settings);
     const names = only === null ? enabledChannels(channels) : [only];
     const message = testMessage(readAlertRules(this.settings).lang, this.clock(), this.instance());
     return Promise.all(

@@ -1,5 +1,6 @@
 /**
- * The push channels' configuration: a signed webhook, a Telegram-style bot API and SMTP email.
+ * The push channels' configuration: a signed webhook, a Telegram-style bot API and SMTP email (the
+ * fourth, ServerChan, is configured among the rules, where spec §3 keeps its key: push-targets.ts).
  * Secrets (the webhook's HMAC secret, the bot token, the SMTP password) never leave the server:
  * a read shows MASK where one is set, and a save that sends MASK back keeps the stored secret.
  */
@@ -12,7 +13,7 @@ export const MASK = "********";
 
 const E = "lang.alert.err_save";
 const text = (max: number) => z.string(E).trim().max(max, E).default("");
-const httpUrl = z
+export const httpUrl = z
   .string(E)
   .trim()
   .max(2000, E)
@@ -82,8 +83,6 @@ export const channelsSchema = z
   });
 
 export type Channels = z.infer<typeof channelsSchema>;
-export type ChannelName = keyof Channels;
-export const CHANNEL_NAMES: ChannelName[] = ["webhook", "telegram", "email"];
 
 export const TELEGRAM_API = "https://api.telegram.org";
 
@@ -92,7 +91,8 @@ export function readChannels(settings: SettingsStore): Channels {
   return parsed.success ? parsed.data : channelsSchema.parse({});
 }
 
-const mask = (s: string) => (s === "" ? "" : MASK);
+export const mask = (s: string) => (s === "" ? "" : MASK);
+export const keep = (v: string, old: string) => (v === MASK ? old : v);
 
 /** What a read shows. */
 export function redactChannels(c: Channels): Channels {
@@ -105,7 +105,6 @@ export function redactChannels(c: Channels): Channels {
 
 /** A saved form carries MASK for the secrets it did not change: those keep their stored value. */
 export function keepSecrets(next: Channels, stored: Channels): Channels {
-  const keep = (v: string, old: string) => (v === MASK ? old : v);
   return {
     webhook: { ...next.webhook, secret: keep(next.webhook.secret, stored.webhook.secret) },
     telegram: { ...next.telegram, token: keep(next.telegram.token, stored.telegram.token) },

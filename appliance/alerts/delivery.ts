@@ -6,10 +6,11 @@
  */
 import type { AlertOutboxStore } from "../store/alert-outbox.ts";
 import type { AlertMessage } from "./alert-message.ts";
-import { CHANNEL_NAMES, type ChannelName, type Channels } from "./channel-settings.ts";
 import { sendEmail } from "./channels/email.ts";
+import { sendServerChan } from "./channels/serverchan.ts";
 import { sendTelegram } from "./channels/telegram.ts";
 import { sendWebhook } from "./channels/webhook.ts";
+import { CHANNEL_NAMES, type ChannelName, type PushTargets } from "./push-targets.ts";
 
 export interface DeliveryTiming {
   /** first retry delay; doubles per attempt up to retryMaxMs */
@@ -23,12 +24,13 @@ const MAX_ATTEMPTS = 30;
 /** messages sent per round; the next round follows at once while more are due */
 const BATCH = 20;
 
-export const enabledChannels = (c: Channels): ChannelName[] => CHANNEL_NAMES.filter((n) => c[n].enabled);
+export const enabledChannels = (c: PushTargets): ChannelName[] => CHANNEL_NAMES.filter((n) => c[n].enabled);
 
 /** One attempt to hand a message to a channel; rejects with the reason. */
-export function sendTo(name: ChannelName, c: Channels, m: AlertMessage, timeoutMs: number): Promise<void> {
+export function sendTo(name: ChannelName, c: PushTargets, m: AlertMessage, timeoutMs: number): Promise<void> {
   if (name === "webhook") return sendWebhook(c.webhook, m, timeoutMs);
   if (name === "telegram") return sendTelegram(c.telegram, m, timeoutMs);
+  if (name === "serverchan") return sendServerChan(c.serverchan, m, timeoutMs);
   return sendEmail(c.email, m, timeoutMs);
 }
 
@@ -39,7 +41,7 @@ export class Delivery {
 
   constructor(
     private readonly outbox: AlertOutboxStore<AlertMessage>,
-    private readonly channels: () => Channels,
+    private readonly channels: () => PushTargets,
     private readonly timing: DeliveryTiming,
     private readonly clock: () => number,
     private readonly log: (level: "running" | "error", message: string) => void,

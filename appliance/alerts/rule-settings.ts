@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { SettingsStore } from "../store/settings.ts";
+import { httpUrl, keep, mask } from "./channel-settings.ts";
 
 export const ALERT_SETTING = "alert";
 
@@ -30,11 +31,25 @@ export const alertRulesSchema = z.object({
   pool_failover: z.boolean(E).default(true),
   /** the language messages are written in (the console's languages) */
   lang: z.enum(ALERT_LANGUAGES, E).default("en"),
-  /** kept from the first settings page: the key of a chat push service (spec §3) */
+  /**
+   * the ServerChan SendKey, spec §3's "push key for a chat push service" (channels/serverchan.ts);
+   * "" = off. A secret: read back as MASK like the channels' secrets.
+   */
   push_key: z.string(E).trim().max(256, E).default(""),
+  /** ServerChan's address, "" = the service; another server speaking its API (or a test's) may stand in */
+  push_url: httpUrl,
 });
 
 export type AlertRules = z.infer<typeof alertRulesSchema>;
+
+/** What a read shows: the SendKey as MASK when one is set. */
+export const redactRules = (r: AlertRules): AlertRules => ({ ...r, push_key: mask(r.push_key) });
+
+/** A saved form that sends MASK back keeps the stored SendKey. */
+export const keepRulesSecret = (next: AlertRules, stored: AlertRules): AlertRules => ({
+  ...next,
+  push_key: keep(next.push_key, stored.push_key),
+});
 
 export function readAlertRules(settings: SettingsStore): AlertRules {
   const parsed = alertRulesSchema.safeParse(settings.get<unknown>(ALERT_SETTING, {}));

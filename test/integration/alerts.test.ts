@@ -2,19 +2,25 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { createHmac, X509Certificate } from "node:crypto";
 import type { AlertTiming } from "../../appliance/alerts/alert-service.ts";
 import { makeSelfSigned } from "../../appliance/ops/certificate.ts";
-import { BotApiReceiver, WebhookReceiver } from "../support/alerts/http-receivers.ts";
-import { QUIET_RULES as QUIET } from "../support/alerts/rules.ts";
+import {
+  BotApiReceiver,
+  SERVERCHAN_TAKEN,
+  ServerChanReceiver,
+  WebhookReceiver,
+} from "../support/alerts/http-receivers.ts";
+import { QUIET_RULES } from "../support/alerts/rules.ts";
 import { SmtpReceiver } from "../support/alerts/smtp-receiver.ts";
 import { freePort, portBody, startTestAppliance, type TestAppliance } from "../support/appliance.ts";
 import { until } from "../support/stratum/port-fixture.ts";
 import { TestMiner, type TestMinerOptions } from "../support/stratum/test-miner.ts";
 import { TestPool } from "../support/stratum/test-pool.ts";
 
-// Real sockets throughout: a hashing miner, the proxy port, a test pool, and the three receivers.
+// Real sockets throughout: a hashing miner, the proxy port, a test pool, and the four receivers.
 setDefaultTimeout(120_000);
 
 const SECRET = "hook-secret-42";
 const TOKEN = "123456:bot-token";
+const SENDKEY = "SCT4242TkeyOfTheFarm";
 const TIMING: Partial<AlertTiming> = {
   tickMs: 100,
   recentMs: 3_000,
@@ -29,7 +35,11 @@ let pool: TestPool;
 let hook: WebhookReceiver;
 let bot: BotApiReceiver;
 let smtp: SmtpReceiver;
+let sc: ServerChanReceiver;
 const miners: TestMiner[] = [];
+
+/** Every rule off, ServerChan's key and address on: each test turns on what it is about. */
+const quiet = () => ({ ...QUIET_RULES, push_key: SENDKEY, push_url: sc.url });
 
 const signed = (body: string) => `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`;
 
@@ -69,15 +79,16 @@ function mine(opts: TestMinerOptions): TestMiner {
   return m;
 }
 
-/** Waits until all three receivers hold a message whose text passes `match`; returns the three texts. */
+/** Waits until all four receivers hold a message whose text passes `match`; returns their texts. */
 async function everywhere(
   match: (text: string) => boolean,
-): Promise<{ hook: string; bot: string; mail: string; subject: string }> {
+): Promise<{ hook: string; bot: string; mail: string; subject: string; push: string }> {
   await until(
     () =>
       hook.received.some((m) => match(m.json.text)) &&
       bot.received.some((m) => match(m.text)) &&
-      smtp.received.some((m) => match(m.text)),
+      smtp.received.some((m) => match(m.text)) &&
+      sc.received.some((m) => match(m.text)),
     20,
   );
   return {
@@ -85,6 +96,7 @@ async function everywhere(
     bot: bot.received.find((m) => match(m.text))?.text ?? "",
     mail: smtp.received.find((m) => match(m.text))?.text ?? "",
     subject: smtp.received.find((m) => match(m.text))?.subject ?? "",
+    push: sc.received.find((m) => match(m.text))?.text ?? "",
   };
 }
 
@@ -93,6 +105,7 @@ beforeAll(async () => {
   hook = WebhookReceiver.start();
   bot = BotApiReceiver.start();
   smtp = await SmtpReceiver.start();
+  sc = ServerChanReceiver.start();
   t = await startTestAppliance(undefined, true, { alertTiming: TIMING });
   expect((await t.client.post("/api/warning/channels", channels(hook.url))).status).toBe(200);
 });
@@ -104,9 +117,10 @@ afterAll(async () => {
   hook.stop();
   bot.stop();
   smtp.stop();
+  sc.stop();
 });
 
-describe("alerts pushed to a webhook, a bot API and SMTP", () => {
+describe("alerts pushed to a webhook, a bot API, SMTP and ServerChan", () => {
   test("a stopped miner and a halved one: offline and hashrate drop, then recovery, in each language", async () => {
     const offPort = await runningPort("offline");
     const dropPort = await runningPort("drop");
@@ -115,7 +129,7 @@ describe("alerts pushed to a webhook, a bot API and SMTP", () => {
     mine(halved);
     await until(() => rigA.report.accepted > 20 && pool.accepted > 200);
     await t.client.post("/api/warning/setting", {
-      ...QUIET,
+      ...quiet(),
       device_offline: true,
       offline_grace_s: 1,
       hashrate_drop: 30,
@@ -130,10 +144,12 @@ describe("alerts pushed to a webhook, a bot API and SMTP", () => {
     expect(offline.hook).toContain(`на порту ${offPort}`);
     expect(offline.bot).toBe(offline.hook);
     expect(offline.mail).toBe(offline.hook);
+    expect(offline.push).toBe(offline.hook);
     const drop = await everywhere((s) => s.includes(`Порт ${dropPort}: хешрейт упал`));
     expect(drop.hook).toMatch(/упал на \d+%/);
     for (const m of hook.received) expect(m.signature).toBe(signed(m.body));
     expect(bot.received.every((c) => c.token === TOKEN && c.chatId === "-1001")).toBe(true);
+    expect(sc.received.every((p) => p.key === SENDKEY && [...p.title].length <= 32)).toBe(true);
     const mail = smtp.received[0];
     expect(mail?.from).toBe("pithead@farm.example");
     expect(mail?.to).toEqual(["ops@farm.example", "night@farm.example"]);
@@ -149,7 +165,7 @@ describe("alerts pushed to a webhook, a bot API and SMTP", () => {
     expect(episodes.map((a) => a.state)).toEqual(["firing"]);
 
     await t.client.post("/api/warning/setting", {
-      ...QUIET,
+      ...quiet(),
       device_offline: true,
       offline_grace_s: 1,
       lang: "zh-CN",
@@ -159,7 +175,7 @@ describe("alerts pushed to a webhook, a bot API and SMTP", () => {
     expect(online.bot).toContain(`端口 ${offPort}`);
 
     await t.client.post("/api/warning/setting", {
-      ...QUIET,
+      ...quiet(),
       device_offline: true,
       offline_grace_s: 1,
       lang: "en",
@@ -175,7 +191,7 @@ describe("alerts pushed to a webhook, a bot API and SMTP", () => {
 
   test("20 miners dropped within a second make one message; each is reported back", async () => {
     await t.client.post("/api/warning/setting", {
-      ...QUIET,
+      ...quiet(),
       device_offline: true,
       offline_grace_s: 1,
       lang: "en",
@@ -207,12 +223,13 @@ describe("alerts pushed to a webhook, a bot API and SMTP", () => {
   });
 
   test("the test-send button reaches every enabled channel, in the chosen language", async () => {
-    await t.client.post("/api/warning/setting", { ...QUIET, lang: "ru" });
+    await t.client.post("/api/warning/setting", { ...quiet(), lang: "ru" });
     const res = await t.client.post<{ results: { channel: string; ok: boolean }[] }>("/api/warning/test", {});
     expect(res.body.results).toEqual([
       { channel: "webhook", ok: true },
       { channel: "telegram", ok: true },
       { channel: "email", ok: true },
+      { channel: "serverchan", ok: true },
     ]);
     await everywhere((s) => s.startsWith("Тестовое сообщение от Pithead"));
     const one = await t.client.post<{ results: { channel: string; ok: boolean; error?: string }[] }>(
@@ -233,11 +250,52 @@ describe("alerts pushed to a webhook, a bot API and SMTP", () => {
     await t.client.post("/api/warning/channels", stored);
   });
 
+  test("ServerChan: the test button shows a refusal; a real alert it refused is retried until taken", async () => {
+    type Results = { results: { channel: string; ok: boolean; error?: string }[] };
+    const pushTest = async () =>
+      (await t.client.post<Results>("/api/warning/test", { channel: "serverchan" })).body.results;
+    await t.client.post("/api/warning/setting", { ...quiet(), lang: "en" });
+    // the key is a secret: read back masked, and the masked form saved again keeps it
+    const read = await t.client.get<{ push_key: string }>("/api/warning/setting");
+    expect(read.body.push_key).toBe("********");
+    await t.client.post("/api/warning/setting", read.body);
+    expect(await pushTest()).toEqual([{ channel: "serverchan", ok: true }]);
+    // the service takes a title of 32 characters at most; the whole text is in desp
+    expect(sc.received.at(-1)?.key).toBe(SENDKEY);
+    expect(sc.received.at(-1)?.title).toMatch(/^Test message from Pithead [0-9a-f]{5}…$/);
+    expect(sc.received.at(-1)?.text).toMatch(
+      /^Test message from Pithead [0-9a-f-]{36}: alerts reach this channel$/,
+    );
+
+    sc.answer = { status: 200, body: { code: 40001, message: "bad pushkey" } };
+    expect(await pushTest()).toEqual([
+      { channel: "serverchan", ok: false, error: "ServerChan answered code 40001: bad pushkey" },
+    ]);
+    sc.answer = { status: 500, body: { message: "upstream down" } };
+    expect(await pushTest()).toEqual([
+      { channel: "serverchan", ok: false, error: "ServerChan answered HTTP 500: upstream down" },
+    ]);
+
+    // any certificate expires within 100 years: the rule fires on the next evaluation
+    sc.answer = { status: 200, body: { code: 40001, message: "bad pushkey" } };
+    const taken = sc.received.length;
+    await t.client.post("/api/warning/setting", { ...quiet(), cert_days: 36_500, lang: "en" });
+    const queue = () => t.app.ctx.alerts.queue();
+    await until(() => queue().lastError === "ServerChan answered code 40001: bad pushkey");
+    expect(sc.received).toHaveLength(taken);
+    sc.answer = SERVERCHAN_TAKEN;
+    await until(() => queue().count === 0);
+    expect(sc.received.slice(taken).map((p) => p.text)).toEqual([
+      expect.stringMatching(/^The TLS certificate expires on \d{4}-\d\d-\d\d \(\d+ days left\)$/),
+    ]);
+    await t.client.post("/api/warning/setting", quiet());
+  });
+
   test("STARTTLS to a relay with a self-signed certificate: refused until it is pinned, then the login and the mail go over TLS only", async () => {
     const pair = makeSelfSigned("relay.lan");
     const fingerprint = new X509Certificate(pair.cert).fingerprint256;
     const relay = await SmtpReceiver.start(pair);
-    await t.client.post("/api/warning/setting", { ...QUIET, lang: "en" });
+    await t.client.post("/api/warning/setting", { ...quiet(), lang: "en" });
     const stored = channels(hook.url);
     type Results = { results: { channel: string; ok: boolean; error?: string }[] };
     const testWith = async (tls_fingerprint: string) => {

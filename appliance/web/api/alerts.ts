@@ -1,14 +1,20 @@
 import { z } from "zod";
 import { render } from "../../alerts/catalogue.ts";
 import {
-  CHANNEL_NAMES,
   CHANNEL_SETTING,
   channelsSchema,
   keepSecrets,
   readChannels,
   redactChannels,
 } from "../../alerts/channel-settings.ts";
-import { ALERT_SETTING, alertRulesSchema, readAlertRules } from "../../alerts/rule-settings.ts";
+import { CHANNEL_NAMES } from "../../alerts/push-targets.ts";
+import {
+  ALERT_SETTING,
+  alertRulesSchema,
+  keepRulesSecret,
+  readAlertRules,
+  redactRules,
+} from "../../alerts/rule-settings.ts";
 import { audit } from "../audit.ts";
 import { parseBody } from "../body.ts";
 import { badRequest } from "../errors.ts";
@@ -28,16 +34,17 @@ export const alertRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/warning/setting",
-    handler: ({ app }) => Response.json(readAlertRules(app.settings)),
+    handler: ({ app }) => Response.json(redactRules(readAlertRules(app.settings))),
   },
   {
     method: "POST",
     path: "/api/warning/setting",
     handler: async (r) => {
-      const value = await parseBody(r.req, alertRulesSchema);
-      audit(r, `setting ${ALERT_SETTING}`, readAlertRules(r.app.settings), value);
+      const stored = readAlertRules(r.app.settings);
+      const value = keepRulesSecret(await parseBody(r.req, alertRulesSchema), stored);
+      audit(r, `setting ${ALERT_SETTING}`, stored, value);
       r.app.settings.set(ALERT_SETTING, value);
-      return Response.json(value);
+      return Response.json(redactRules(value));
     },
   },
   {
