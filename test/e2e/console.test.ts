@@ -12,7 +12,7 @@ import * as XLSX from "@e965/xlsx";
 import forge from "node-forge";
 import type { Browser, Page } from "playwright-core";
 import { FEE_AUDIT_COLUMNS } from "../../appliance/io/fee-audit.ts";
-import { WebhookReceiver } from "../support/alerts/http-receivers.ts";
+import { ServerChanReceiver, WebhookReceiver } from "../support/alerts/http-receivers.ts";
 import { TestMiner } from "../support/stratum/test-miner.ts";
 import { TestPool } from "../support/stratum/test-pool.ts";
 import { servedFingerprint } from "../support/tls-peer.ts";
@@ -1239,8 +1239,9 @@ describe("theme, language, phone", () => {
 });
 
 describe("alerts (issue 11)", () => {
-  test("a webhook set in the console gets the test message; a certificate alert shows in the history as firing", async () => {
+  test("a webhook and ServerChan set in the console get the test message; a certificate alert shows in the history as firing", async () => {
     const hook = WebhookReceiver.start();
+    const sc = ServerChanReceiver.start();
     try {
       await openSettings("alert");
       const settings = page.getByTestId("settings");
@@ -1248,12 +1249,19 @@ describe("alerts (issue 11)", () => {
       await webhook.getByLabel("Enabled").setChecked(true);
       await webhook.getByLabel("Webhook URL").fill(hook.url);
       await webhook.getByLabel("Signing secret (HMAC-SHA256)").fill("e2e-secret");
+      const serverchan = page.getByTestId("alert-channels").getByRole("group", { name: "ServerChan" });
+      await serverchan.getByLabel("ServerChan SendKey (empty: off)").fill("SCTe2eKey");
+      await serverchan.getByLabel("API address (empty: the ServerChan service)").fill(sc.url);
       // any certificate expires within 100 years: the rule fires on the appliance's next evaluation
       await settings.getByLabel("Certificate expiry alert (days before, 0 = off)").fill("36500");
       await settings.getByRole("button", { name: "Save" }).click();
       await expectToast(page, "Saved");
       await settings.getByRole("button", { name: "Send a test message" }).click();
       await expectToast(page, "Test message sent to webhook");
+      await expectToast(page, "Test message sent to serverchan");
+      expect(sc.received[0]?.key).toBe("SCTe2eKey");
+      // the key is not read back: the field holds the mask, and saving that keeps the key
+      expect(await serverchan.getByLabel("ServerChan SendKey (empty: off)").inputValue()).toBe("********");
       expect(hook.received[0]?.json.text).toMatch(
         /^Test message from Pithead [0-9a-f-]{36}: alerts reach this channel$/,
       );
@@ -1271,11 +1279,13 @@ describe("alerts (issue 11)", () => {
       await shot(page, "31-settings-alerts");
       await settings.getByLabel("Certificate expiry alert (days before, 0 = off)").fill("0");
       await webhook.getByLabel("Enabled").setChecked(false);
+      await serverchan.getByLabel("ServerChan SendKey (empty: off)").fill("");
       await settings.getByRole("button", { name: "Save" }).click();
       await expectToast(page, "Saved");
       await closeModal("settings");
     } finally {
       hook.stop();
+      sc.stop();
     }
   });
 });

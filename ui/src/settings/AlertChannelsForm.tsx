@@ -2,18 +2,21 @@ import { Check } from "../components/Check.tsx";
 import { Field } from "../components/Field.tsx";
 import { t } from "../lib/i18n.ts";
 import { INPUT } from "../lib/ui.ts";
-import type { AlertChannels } from "./alert-types.ts";
+import type { AlertChannels, AlertRules } from "./alert-types.ts";
 
 interface Props {
   value: AlertChannels;
   onChange: (v: AlertChannels) => void;
+  /** ServerChan's key and address are saved with the rules (spec §3 "push key") */
+  rules: AlertRules;
+  onRules: (p: Partial<AlertRules>) => void;
 }
 
 /**
  * The push channels. Secrets come back from the server as "********" when set; sent back unchanged
  * they keep their stored value, so the form never holds a secret it did not get typed in.
  */
-export function AlertChannelsForm({ value: c, onChange }: Props) {
+export function AlertChannelsForm({ value: c, onChange, rules, onRules }: Props) {
   const webhook = (p: Partial<AlertChannels["webhook"]>) =>
     onChange({ ...c, webhook: { ...c.webhook, ...p } });
   const telegram = (p: Partial<AlertChannels["telegram"]>) =>
@@ -78,6 +81,11 @@ export function AlertChannelsForm({ value: c, onChange }: Props) {
         {text(t("alert.smtp_password"), c.email.password, (password) => email({ password }), true)}
         {text(t("alert.smtp_from"), c.email.from, (from) => email({ from }))}
         {text(t("alert.smtp_to"), c.email.to, (to) => email({ to }))}
+      </fieldset>
+      <fieldset class="space-y-2">
+        <legend class="text-sm font-semibold">{t("alert.serverchan")}</legend>
+        {text(t("alert.push_key"), rules.push_key, (push_key) => onRules({ push_key }), true)}
+        {text(t("alert.push_url"), rules.push_url, (push_url) => onRules({ push_url }))}
       </fieldset>
     </div>
   );

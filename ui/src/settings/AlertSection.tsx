@@ -4,7 +4,7 @@ import { Field } from "../components/Field.tsx";
 import { get, post } from "../lib/api.ts";
 import { LANGUAGES, t } from "../lib/i18n.ts";
 import { toast } from "../lib/toast.ts";
-import { BTN_GHOST, BTN_PRIMARY, INPUT, INPUT_BASE } from "../lib/ui.ts";
+import { BTN_GHOST, BTN_PRIMARY, INPUT_BASE } from "../lib/ui.ts";
 import { AlertChannelsForm } from "./AlertChannelsForm.tsx";
 import { AlertHistory } from "./AlertHistory.tsx";
 import type { AlertChannels, AlertRules, TestResult } from "./alert-types.ts";
@@ -14,7 +14,7 @@ const DROPS = [0, 10, 20, 30, 50, 80];
 /**
  * Alerts: what to be told about (device offline after a grace period, a port's hashrate drop against
  * the previous 15 minutes, pool failover, fee drift, disk, certificate), where to (webhook, bot,
- * email), a test message, and the history of what fired.
+ * email, ServerChan), a test message, and the history of what fired.
  */
 export function AlertSection() {
   const [rules, setRules] = useState<AlertRules | null>(null);
@@ -100,16 +100,9 @@ export function AlertSection() {
             ))}
           </select>
         </Field>
-        <Field label={t("alert.push_key")}>
-          <input
-            class={INPUT}
-            value={rules.push_key}
-            onInput={(e) => set({ push_key: e.currentTarget.value })}
-          />
-        </Field>
       </div>
       <h3 class="text-sm font-semibold">{t("alert.channels")}</h3>
-      <AlertChannelsForm value={channels} onChange={setChannels} />
+      <AlertChannelsForm value={channels} onChange={setChannels} rules={rules} onRules={set} />
       <div class="flex gap-2">
         <button type="button" class={BTN_PRIMARY} onClick={save}>
           {t("common.save")}

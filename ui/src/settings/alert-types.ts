@@ -11,7 +11,10 @@ export interface AlertRules {
   cert_days: number;
   pool_failover: boolean;
   lang: AlertLanguage;
+  /** the ServerChan SendKey, "" = off; "********" when one is set */
   push_key: string;
+  /** ServerChan's address, "" = the service */
+  push_url: string;
 }
 
 export interface AlertChannels {
@@ -46,7 +49,7 @@ export interface AlertHistory {
 }
 
 export interface TestResult {
-  channel: keyof AlertChannels;
+  channel: keyof AlertChannels | "serverchan";
   ok: boolean;
   error?: string;
 }
