@@ -1,11 +1,12 @@
 import { join } from "node:path";
 import { AlertService, type AlertTiming } from "./alerts/alert-service.ts";
+import { EngineSources } from "./alerts/engine-sources.ts";
 import { buildContext, openFoundation, VERSION } from "./app.ts";
 import { INITIAL_PASSWORD_FILE } from "./auth/account.ts";
 import { announcePassword } from "./auth/password-notice.ts";
 import type { Config } from "./config.ts";
 import type { EngineTiming } from "./domain/engine.ts";
-import { Engine } from "./engine/engine.ts";
+import { EngineThread } from "./engine/engine-thread.ts";
 import { SeriesStore } from "./stats/series-store.ts";
 import { targetsInForce } from "./stats/targets-in-force.ts";
 import { pushOverrides } from "./store/ratios.ts";
@@ -58,40 +59,46 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
   const series = new SeriesStore(f.db, (portId) => {
     const port = f.ports.get(portId);
     if (!port) return null;
-    const running = engine.runState(portId) !== "closed";
-    const stats = running ? engine.live.portStats(portId) : null;
-    return targetsInForce(port, stats?.fee ?? null, stats?.upstream === "standby");
+    const known = engine.feeInForce(portId);
+    return targetsInForce(port, known?.fee ?? null, known?.standby ?? false);
   });
   series.start();
-  const engine = new Engine({
-    tls: () => f.certificates.current(),
-    isIpBanned: (ip) => f.blacklists.has("ip", ip),
-    isWalletBanned: (wallet) => f.blacklists.has("wallet", wallet),
-    kencKey: () => f.settings.get<string>(KENC_SETTING, ""),
-    log: (level, portId, message) => {
-      f.logs.add(
-        level === "error" ? "error" : "running",
-        portId === null ? message : `port ${portId}: ${message}`,
-      );
+  const certificate = f.certificates.current();
+  // The engine runs on its own thread: what it reads of the appliance goes over now and on each
+  // change (the certificate below, the KENC key and blacklists in their API calls).
+  const engine = new EngineThread({
+    environment: {
+      certificate: { cert: certificate.cert, key: certificate.key },
+      kencKey: f.settings.get<string>(KENC_SETTING, ""),
+      bannedIps: f.blacklists.list("ip"),
+      bannedWallets: f.blacklists.list("wallet"),
+    },
+    events: {
+      log: (level, portId, message) => {
+        f.logs.add(
+          level === "error" ? "error" : "running",
+          portId === null ? message : `port ${portId}: ${message}`,
+        );
+      },
+      series,
+      poolMoved: (portId, move) => alerts.poolMoved(portId, move),
     },
     timing: opts.timing,
-    series,
-    poolMoved: (portId, move) => alerts.poolMoved(portId, move),
   });
+  const runningPorts = () =>
+    f.ports
+      .list()
+      .filter((p) => engine.runState(p.id) !== "closed")
+      .map((p) => ({ id: p.id, port: p.port, name: p.name }));
   const alerts = new AlertService(
     f.db,
     f.settings,
-    {
-      registry: engine.registry,
-      runningPorts: () =>
-        f.ports
-          .list()
-          .filter((p) => engine.runState(p.id) !== "closed")
-          .map((p) => ({ id: p.id, port: p.port, name: p.name })),
-      portStats: (portId) => engine.live.portStats(portId),
-      dataDir: config.dataDir,
-      certificatePem: () => f.certificates.current().cert,
-    },
+    new EngineSources(
+      (portIds) => engine.alertReadings(portIds),
+      runningPorts,
+      config.dataDir,
+      () => f.certificates.current().cert,
+    ),
     () => ctx.uuid,
     (level, message) => f.logs.add(level, message),
     opts.alertTiming,
@@ -106,7 +113,11 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
       restart: (reason) => web?.restart(reason),
       port: () => web?.port ?? 0,
       httpsPort: () => web?.httpsPort ?? 0,
-      certificateChanged: () => web?.certificateChanged(),
+      certificateChanged: () => {
+        web?.certificateChanged();
+        const { cert, key } = f.certificates.current();
+        engine.setEnvironment({ certificate: { cert, key } });
+      },
     },
     alerts,
   );

@@ -7,8 +7,14 @@
 export const FEE_AUDIT_WORKER = "stats/fee-audit-worker.ts";
 export const IMPORT_WORKER = "io/import-worker.ts";
 export const CAPTCHA_WORKER = "auth/captcha-worker.ts";
+export const ENGINE_WORKER = "engine/engine-worker.ts";
 
-export const WORKER_ENTRIES: readonly string[] = [FEE_AUDIT_WORKER, IMPORT_WORKER, CAPTCHA_WORKER];
+export const WORKER_ENTRIES: readonly string[] = [
+  FEE_AUDIT_WORKER,
+  IMPORT_WORKER,
+  CAPTCHA_WORKER,
+  ENGINE_WORKER,
+];
 
 /**
  * The URL to start a worker entry from. This file sits in appliance/ beside main.ts, and bundled

@@ -17,7 +17,7 @@ import { HashrateRule, type HashrateWindows } from "./hashrate-rule.ts";
 import { OfflineRule } from "./offline-rule.ts";
 import { type ChannelName, readTargets } from "./push-targets.ts";
 import { readAlertRules } from "./rule-settings.ts";
-import type { AlertSources } from "./sources.ts";
+import type { RefreshedSources } from "./sources.ts";
 
 export interface AlertTiming extends DeliveryTiming, HashrateWindows {
   /** how often the rules are evaluated */
@@ -52,11 +52,13 @@ export class AlertService {
   private readonly delivery: Delivery;
   private readonly timing: AlertTiming;
   private ticker: ReturnType<typeof setInterval> | null = null;
+  /** the evaluation under way, if any: one at a time, and stop() waits for it */
+  private evaluation: Promise<void> | null = null;
 
   constructor(
     db: Database,
     private readonly settings: SettingsStore,
-    sources: AlertSources,
+    private readonly sources: RefreshedSources,
     private readonly instance: () => string,
     log: (level: "running" | "error", message: string) => void,
     timing: Partial<AlertTiming> = {},
@@ -84,18 +86,29 @@ export class AlertService {
   start(): void {
     this.delivery.start();
     this.ticker = setInterval(() => {
-      // A database that cannot be written (the disk full) must not take the appliance down with it.
-      try {
-        this.evaluator.tick(this.clock(), readAlertRules(this.settings));
-      } catch (e) {
-        console.error(`alert evaluation failed: ${e instanceof Error ? e.message : String(e)}`);
-      }
+      // an engine slow to answer skips a tick rather than piling evaluations up
+      this.evaluation ??= this.evaluate().finally(() => {
+        this.evaluation = null;
+      });
     }, this.timing.tickMs);
+  }
+
+  private async evaluate(): Promise<void> {
+    // A database that cannot be written (the disk full) or an engine that does not answer must not
+    // take the appliance down with them.
+    try {
+      await this.sources.refresh();
+      if (this.ticker === null) return;
+      this.evaluator.tick(this.clock(), readAlertRules(this.settings));
+    } catch (e) {
+      console.error(`alert evaluation failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   async stop(): Promise<void> {
     if (this.ticker) clearInterval(this.ticker);
     this.ticker = null;
+    await this.evaluation;
     await this.delivery.stop();
   }
 

@@ -4,10 +4,9 @@
  * tick: once one of them is past its grace, the others that dropped within `burstMs` of it join it
  * a little early, so the evaluator reports them in one message instead of one per tick.
  */
-import type { DeviceRecord } from "../stats/device-registry.ts";
 import { type Finding, type OpenEpisode, type Rule, type RuleResult, silenced } from "./alert-change.ts";
 import type { AlertRules } from "./rule-settings.ts";
-import type { AlertSources } from "./sources.ts";
+import type { AlertSources, DeviceState } from "./sources.ts";
 
 export class OfflineRule implements Rule<AlertRules> {
   readonly kind = "device_offline";
@@ -22,8 +21,8 @@ export class OfflineRule implements Rule<AlertRules> {
     const ports = new Map(this.sources.runningPorts().map((p) => [p.id, p]));
     const grace = settings.offline_grace_s * 1000;
     const result: RuleResult = { firing: [], resolved: [], quiet: [] };
-    const due: DeviceRecord[] = [];
-    const waiting: DeviceRecord[] = [];
+    const due: DeviceState[] = [];
+    const waiting: DeviceState[] = [];
     for (const d of this.sources.registry.all()) {
       if (d.connections > 0) {
         if (open.has(d.key)) result.resolved.push(d.key);
@@ -43,7 +42,7 @@ export class OfflineRule implements Rule<AlertRules> {
   }
 }
 
-function finding(d: DeviceRecord, port: number): Finding {
+function finding(d: DeviceState, port: number): Finding {
   return {
     subject: d.key,
     portId: d.portId,

@@ -3,6 +3,9 @@ import type { Port, PortRunState, PortStat } from "./port.ts";
 /**
  * What the control plane (HTTP API, startup) asks of the stratum engine. The engine owns every
  * running listener and the in-memory device registry; the API never reaches past this interface.
+ * The engine runs on a thread of its own (engine/engine-thread.ts), so everything that reads its
+ * state answers asynchronously; only the run state, which changes solely through the operations
+ * below, is kept on this side and read at once.
  */
 export interface EngineControl {
   /** Start the port if it is active, or apply a changed configuration to the running port. */
@@ -17,9 +20,9 @@ export interface EngineControl {
   updateWallets(port: Port): Promise<void>;
   /** "queuing" while a start/stop/apply is in progress, otherwise what is running. */
   runState(portId: number): PortRunState;
-  stat(portId: number): PortStat;
+  stat(portId: number): Promise<PortStat>;
   /** Live statistics read by the API; empty answers until devices connect. */
-  live: LiveStats;
+  live: LiveReads;
   /** Test an upstream: resolves with latency in ms or rejects with a reason. */
   /** time to log in to a pool, the way the coin's family does (`category`; null: Bitcoin stratum) */
   ping(address: string, connType: number, timeoutMs: number, category?: string | null): Promise<number>;
@@ -31,7 +34,23 @@ export interface EngineControl {
   setDeviceRatio(portId: number, wallet: string, name: string, ratio: number | null): void;
   /** Per-miner-wallet fee ratio override on a port; null restores the port's ratio. */
   setWalletRatio(portId: number, wallet: string, ratio: number | null): void;
+  /** The parts of the appliance's state the engine reads that changed (blacklists, KENC key, certificate). */
+  setEnvironment(change: Partial<EngineEnvironment>): void;
   shutdown(): Promise<void>;
+}
+
+/**
+ * The appliance's state the engine reads while it runs, kept as a copy on the engine's thread: the
+ * ban checks run for every connection and must not wait for another thread. The whole of it is
+ * handed over at start, then each part when the operator changes it.
+ */
+export interface EngineEnvironment {
+  /** PEM of the appliance certificate, read when an SSL/TTS listener starts */
+  certificate: { cert: string; key: string };
+  /** the operator's KENC key, "" when none is set (KENC ports then refuse all) */
+  kencKey: string;
+  bannedIps: readonly string[];
+  bannedWallets: readonly string[];
 }
 
 export type LogLevel = "info" | "warn" | "error";
@@ -299,3 +318,8 @@ export interface LiveStats {
   deviceStats(): DeviceStatsView;
   onlineStat(coin: string): OnlineStatView;
 }
+
+/** LiveStats as read from another thread: the same reads, each answered later. */
+export type LiveReads = {
+  [K in keyof LiveStats]: (...args: Parameters<LiveStats[K]>) => Promise<ReturnType<LiveStats[K]>>;
+};

@@ -1,8 +1,9 @@
 /**
- * Engine: every running proxy port and the device registry, behind EngineControl. Operations on
- * one port run one after another; while one runs the port reads "queuing".
+ * Engine: every running proxy port and the device registry. The appliance runs it on a thread of
+ * its own (engine-worker.ts) behind EngineControl; tests and benchmarks construct it directly.
+ * Operations on one port run one after another; while one runs the port reads "queuing".
  */
-import type { EngineControl, EngineDeps, EngineTiming, LiveStats } from "../domain/engine.ts";
+import type { EngineDeps, EngineTiming, LiveStats } from "../domain/engine.ts";
 import type { Port, PortRunState, PortStat } from "../domain/port.ts";
 import { DeviceRegistry } from "../stats/device-registry.ts";
 import { deviceOverrideKey } from "./fee/targets.ts";
@@ -31,7 +32,7 @@ interface RememberedOverride {
   ratio: number | null;
 }
 
-export class Engine implements EngineControl {
+export class Engine {
   readonly registry = new DeviceRegistry();
   readonly live: LiveStats;
   readonly timing: EngineTiming;

@@ -6,8 +6,8 @@ export interface PortMetricsInput {
   port: Port;
   state: string;
   stats: PortStatsView;
-  /** the port's devices; only read when per-device series are asked for */
-  devices: () => DeviceView[];
+  /** the port's devices; read from the engine only when per-device series are asked for, else empty */
+  devices: DeviceView[];
 }
 
 export interface MetricsInput {
@@ -163,7 +163,7 @@ function renderDevices(
   family: (name: string, type: "gauge" | "counter", help: string, rows: Row[]) => void,
 ): void {
   const devices = ports.flatMap((p) =>
-    p.devices().map((d) => ({
+    p.devices.map((d) => ({
       labels: { ...portLabels(p), wallet: d.wallet, worker: d.name, ip: d.ip },
       d,
     })),

@@ -2,15 +2,12 @@ import type { Database } from "bun:sqlite";
 
 export type BlacklistKind = "ip" | "wallet";
 
-/** IP and wallet blacklists, newest first; kept in memory too because the engine checks them per connection. */
+/**
+ * IP and wallet blacklists, newest first. The engine checks them per connection from its own copy,
+ * handed to it at start and after each change (web/api/blacklists.ts).
+ */
 export class BlacklistStore {
-  private readonly cache = new Map<BlacklistKind, Set<string>>();
-
-  constructor(private readonly db: Database) {
-    for (const kind of ["ip", "wallet"] as const) {
-      this.cache.set(kind, new Set(this.list(kind)));
-    }
-  }
+  constructor(private readonly db: Database) {}
 
   list(kind: BlacklistKind): string[] {
     return this.db
@@ -19,10 +16,6 @@ export class BlacklistStore {
       )
       .all(kind)
       .map((r) => r.value);
-  }
-
-  has(kind: BlacklistKind, value: string): boolean {
-    return this.cache.get(kind)?.has(value) ?? false;
   }
 
   add(kind: BlacklistKind, values: string[]): void {
@@ -34,7 +27,6 @@ export class BlacklistStore {
           .run(kind, v, now);
       }
     })();
-    for (const v of values) this.cache.get(kind)?.add(v);
   }
 
   remove(kind: BlacklistKind, values: string[]): void {
@@ -42,6 +34,5 @@ export class BlacklistStore {
       for (const v of values)
         this.db.query("DELETE FROM blacklist WHERE kind = ? AND value = ?").run(kind, v);
     })();
-    for (const v of values) this.cache.get(kind)?.delete(v);
   }
 }

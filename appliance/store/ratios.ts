@@ -76,7 +76,11 @@ export class RatioStore {
 }
 
 /** Hands a port's stored overrides to the engine (at start and after a re-apply). */
-export function pushOverrides(engine: EngineControl, portId: number, overrides: RatioOverride[]): void {
+export function pushOverrides(
+  engine: Pick<EngineControl, "setWalletRatio" | "setDeviceRatio">,
+  portId: number,
+  overrides: RatioOverride[],
+): void {
   for (const o of overrides) {
     if (o.worker === null) engine.setWalletRatio(portId, o.wallet, o.ratio);
     else engine.setDeviceRatio(portId, o.wallet, o.worker, o.ratio);

@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import type { BlacklistKind } from "../../store/blacklists.ts";
+import type { AppContext } from "../app-context.ts";
 import { audit } from "../audit.ts";
 import { parseBody } from "../body.ts";
 import { badRequest } from "../errors.ts";
@@ -22,6 +23,13 @@ const body = z.object({
     ),
 });
 
+/** The list after a change, handed to the engine too: it checks connections against its own copy. */
+function changed(app: AppContext, kind: BlacklistKind): string[] {
+  const list = app.blacklists.list(kind);
+  app.engine.setEnvironment(kind === "ip" ? { bannedIps: list } : { bannedWallets: list });
+  return list;
+}
+
 function routesFor(kind: BlacklistKind): Route[] {
   const path = `/api/${kind}/blacklist`;
   return [
@@ -37,8 +45,9 @@ function routesFor(kind: BlacklistKind): Route[] {
         const bad = kind === "ip" ? ips.find((ip) => isIP(ip) === 0) : undefined;
         if (bad !== undefined) throw badRequest("lang.blacklist.err_ip", { field: "ips", value: bad });
         app.blacklists.add(kind, ips);
-        audit(r, `${kind} blacklist`, asSet(before), asSet(app.blacklists.list(kind)));
-        return Response.json(app.blacklists.list(kind));
+        const after = changed(app, kind);
+        audit(r, `${kind} blacklist`, asSet(before), asSet(after));
+        return Response.json(after);
       },
     },
     {
@@ -49,8 +58,9 @@ function routesFor(kind: BlacklistKind): Route[] {
         const { ips } = await parseBody(req, body);
         const before = app.blacklists.list(kind);
         app.blacklists.remove(kind, ips);
-        audit(r, `${kind} blacklist`, asSet(before), asSet(app.blacklists.list(kind)));
-        return Response.json(app.blacklists.list(kind));
+        const after = changed(app, kind);
+        audit(r, `${kind} blacklist`, asSet(before), asSet(after));
+        return Response.json(after);
       },
     },
   ];

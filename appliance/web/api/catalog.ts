@@ -52,11 +52,14 @@ export const catalogRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/ip/coming",
-    handler: ({ app }) => {
+    handler: async ({ app }) => {
       // Spec: all-port IP access records, the latest 100.
-      const rows = app.ports
-        .list()
-        .flatMap((p) => app.engine.live.portIps(p.id).map((r) => ({ ...r, port: p.port })));
+      const perPort = await Promise.all(
+        app.ports
+          .list()
+          .map(async (p) => (await app.engine.live.portIps(p.id)).map((r) => ({ ...r, port: p.port }))),
+      );
+      const rows = perPort.flat();
       rows.sort((a, b) => b.lastSeen - a.lastSeen);
       return Response.json(rows.slice(0, 100));
     },

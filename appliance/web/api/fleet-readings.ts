@@ -8,17 +8,22 @@ import type { AppContext } from "../app-context.ts";
  * its own unit, so they are not summed), devices online and offline, and the alert state — the
  * episodes firing now (by kind) and the two rules the first settings page had.
  */
-export function fleetReadings(app: AppContext) {
+export async function fleetReadings(app: AppContext) {
   const running = app.ports.list().filter((p) => app.engine.runState(p.id) === "active");
   const coins = [...new Set(running.map((p) => p.currency))].sort();
   const rules = readAlertRules(app.settings);
   const firing = new AlertHistoryStore(app.db).firing();
+  const [perCoin, devices] = await Promise.all([
+    Promise.all(coins.map((coin) => app.engine.live.currencyStats(coin))),
+    app.engine.live.deviceStats(),
+  ]);
   return {
-    hashrate: coins.map((coin) => {
-      const { hashrate } = app.engine.live.currencyStats(coin);
-      return { coin, current: hashrate.current, m15: hashrate.m15 };
-    }),
-    devices: app.engine.live.deviceStats(),
+    hashrate: perCoin.map(({ hashrate }, i) => ({
+      coin: coins[i],
+      current: hashrate.current,
+      m15: hashrate.m15,
+    })),
+    devices,
     alerts: {
       firing: firing.length,
       kinds: [...new Set(firing.map((a) => a.kind))].sort(),

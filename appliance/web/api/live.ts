@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { LiveStats } from "../../domain/engine.ts";
+import type { LiveReads } from "../../domain/engine.ts";
 import { ok, parseBody } from "../body.ts";
 import { notFound } from "../errors.ts";
 import type { Route } from "../router.ts";
@@ -9,13 +9,14 @@ import { coinChartColumns } from "./history.ts";
 import { portOr404 } from "./port-guards.ts";
 
 /** Per-port lists: path suffix → registry read. */
-const PORT_LISTS: [string, (live: LiveStats, portId: number, query: URLSearchParams) => unknown][] = [
-  ["workers", (l, id, q) => devicePage(l.workers(id), q)],
-  ["log", (l, id) => l.portLog(id)],
-  ["ips", (l, id) => l.portIps(id)],
-  ["g/workers", (l, id) => l.groupWorkers(id)],
-  ["g/wallet/list", (l, id) => l.walletList(id)],
-];
+const PORT_LISTS: [string, (live: LiveReads, portId: number, query: URLSearchParams) => Promise<unknown>][] =
+  [
+    ["workers", async (l, id, q) => devicePage(await l.workers(id), q)],
+    ["log", (l, id) => l.portLog(id)],
+    ["ips", (l, id) => l.portIps(id)],
+    ["g/workers", (l, id) => l.groupWorkers(id)],
+    ["g/wallet/list", (l, id) => l.walletList(id)],
+  ];
 
 /**
  * Calls that read live proxy state from the engine's in-memory registry (spec §7). They answer
@@ -26,18 +27,18 @@ export const liveRoutes: Route[] = [
     ([suffix, read]): Route => ({
       method: "GET",
       path: `/api/port/:id/${suffix}`,
-      handler: ({ app, params, url }) =>
-        Response.json(read(app.engine.live, portOr404(app, params.id).id, url.searchParams)),
+      handler: async ({ app, params, url }) =>
+        Response.json(await read(app.engine.live, portOr404(app, params.id).id, url.searchParams)),
     }),
   ),
   {
     method: "GET",
     path: "/api/port/:id/g/wallets/:collect",
-    handler: ({ app, params }) => {
+    handler: async ({ app, params }) => {
       // collect = 1: only the starred wallets; 0: all wallets, each marked.
       const port = portOr404(app, params.id);
       const starred = new Set(app.favourites.list(port.id));
-      const rows = app.engine.live.walletList(port.id).map((w) => ({
+      const rows = (await app.engine.live.walletList(port.id)).map((w) => ({
         ...w,
         collect: starred.has(w.wallet),
       }));
@@ -63,8 +64,8 @@ export const liveRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/stat/worker/:id",
-    handler: ({ app, params }) => {
-      const worker = app.engine.live.worker(params.id ?? "");
+    handler: async ({ app, params }) => {
+      const worker = await app.engine.live.worker(params.id ?? "");
       if (worker === null) throw notFound("lang.err.device_missing");
       return Response.json(worker);
     },
@@ -72,28 +73,31 @@ export const liveRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/stat/port/:id",
-    handler: ({ app, params }) => {
+    handler: async ({ app, params }) => {
       const port = portOr404(app, params.id);
       const running = app.engine.runState(port.id) === "active";
-      return Response.json(withConfiguredFee(app.engine.live.portStats(port.id), port, running));
+      return Response.json(withConfiguredFee(await app.engine.live.portStats(port.id), port, running));
     },
   },
   {
     method: "GET",
     path: "/api/stat/currency/:currency",
-    handler: ({ app, params }) => {
+    handler: async ({ app, params }) => {
       const coin = params.currency ?? "";
-      return Response.json({ ...app.engine.live.currencyStats(coin), series: coinChartColumns(app, coin) });
+      return Response.json({
+        ...(await app.engine.live.currencyStats(coin)),
+        series: coinChartColumns(app, coin),
+      });
     },
   },
   {
     method: "GET",
     path: "/api/device/stats",
-    handler: ({ app }) => Response.json(app.engine.live.deviceStats()),
+    handler: async ({ app }) => Response.json(await app.engine.live.deviceStats()),
   },
   {
     method: "GET",
     path: "/api/currency/online/stat/:coin",
-    handler: ({ app, params }) => Response.json(app.engine.live.onlineStat(params.coin ?? "")),
+    handler: async ({ app, params }) => Response.json(await app.engine.live.onlineStat(params.coin ?? "")),
   },
 ];

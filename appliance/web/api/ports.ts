@@ -10,13 +10,13 @@ import { NotOffered, normalizePort, portSchema, UnsupportedCoin } from "../schem
 import { checkPortNumber, notQueuing, portOr404 } from "./port-guards.ts";
 
 /** The list/detail item of spec §7: server fields, wallets, stat, setting, plus the run state. */
-export function portItem(app: AppContext, p: Port) {
+export async function portItem(app: AppContext, p: Port) {
   const { wallets, setting, ...server } = p;
   return {
     server,
     wallets,
     setting,
-    stat: app.engine.stat(p.id),
+    stat: await app.engine.stat(p.id),
     state: app.engine.runState(p.id),
     // false for coins relayed as is: fee wallets with a ratio are refused for them
     fee_supported: isCategory(p.category) && feeSupported(p.category),
@@ -92,13 +92,14 @@ export const portRoutes: Route[] = [
     method: "GET",
     path: "/api/ports",
     scope: "control",
-    handler: ({ app }) => Response.json({ items: app.ports.list().map((p) => portItem(app, p)) }),
+    handler: async ({ app }) =>
+      Response.json({ items: await Promise.all(app.ports.list().map((p) => portItem(app, p))) }),
   },
   {
     method: "GET",
     path: "/api/port/:id",
     scope: "control",
-    handler: ({ app, params }) => Response.json(portItem(app, portOr404(app, params.id))),
+    handler: async ({ app, params }) => Response.json(await portItem(app, portOr404(app, params.id))),
   },
   {
     method: "POST",

@@ -76,7 +76,7 @@ export const ratioRoutes: Route[] = [
           r: r.nullable(),
         }),
       );
-      const device = app.engine.live.worker(body.worker);
+      const device = await app.engine.live.worker(body.worker);
       if (device === null || device.portId !== port.id) throw notFound("lang.err.device_missing");
       const before = app.ratios.get(port.id, device.wallet, device.name);
       if (body.r === null) app.ratios.clear(port.id, device.wallet, device.name);
@@ -90,12 +90,12 @@ export const ratioRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/wallet/:wallet_id/worker/:sid/ratio",
-    handler: ({ app, params }) => {
+    handler: async ({ app, params }) => {
       // wallet_id: a fee wallet of the port; sid: a device id. Answers the ratio in force and where it comes from.
       const feeWallet = app.ports.wallet(Number(params.wallet_id));
       if (!feeWallet) throw notFound();
       const portId = feeWallet.server_id;
-      const seen = app.engine.live.worker(params.sid ?? "");
+      const seen = await app.engine.live.worker(params.sid ?? "");
       const device = seen === null ? null : app.ratios.get(portId, seen.wallet, seen.name);
       const ofWallet = seen === null ? null : app.ratios.get(portId, seen.wallet, null);
       const ratio = device ?? ofWallet ?? feeWallet.ratio;

@@ -160,6 +160,7 @@ export const securityRoutes: Route[] = [
       );
       audit(r, "KENC key", { kenc_key: app.settings.get<string>(KENC_SETTING, "") }, { kenc_key: k });
       app.settings.set(KENC_SETTING, k);
+      app.engine.setEnvironment({ kencKey: k });
       return Response.json({ k, derived: kencDerived(k) });
     },
   },
@@ -170,6 +171,7 @@ export const securityRoutes: Route[] = [
       const { app } = r;
       audit(r, "KENC key", { kenc_key: app.settings.get<string>(KENC_SETTING, "") }, { kenc_key: "" });
       app.settings.delete(KENC_SETTING);
+      app.engine.setEnvironment({ kencKey: "" });
       return Response.json({ k: "", derived: "" });
     },
   },

@@ -70,9 +70,10 @@ export const systemRoutes: Route[] = [
     method: "GET",
     path: "/api/sys/stat",
     scope: "control",
-    handler: ({ app }) => {
+    handler: async ({ app }) => {
       const info = app.sysinfo.read();
       const ports = app.ports.list();
+      const stats = await Promise.all(ports.map((p) => app.engine.stat(p.id)));
       return Response.json({
         cpu: info.cpu.usage_percent,
         memory: info.memory,
@@ -89,8 +90,8 @@ export const systemRoutes: Route[] = [
           total: ports.length,
           active: ports.filter((p) => app.engine.runState(p.id) === "active").length,
         },
-        online: ports.reduce((n, p) => n + app.engine.stat(p.id).online, 0),
-        ...fleetReadings(app),
+        online: stats.reduce((n, s) => n + s.online, 0),
+        ...(await fleetReadings(app)),
       });
     },
   },
@@ -136,23 +137,32 @@ export const metricsRoute: Route = {
   method: "GET",
   path: "/api/metrics",
   scope: "metrics",
-  handler: ({ app, url }) =>
-    new Response(
+  handler: async ({ app, url }) => {
+    const perDevice = url.searchParams.get("devices") === "1";
+    const ports = await Promise.all(
+      app.ports.list().map(async (port) => {
+        const state = app.engine.runState(port.id);
+        const [live, devices] = await Promise.all([
+          app.engine.live.portStats(port.id),
+          perDevice ? app.engine.live.workers(port.id) : [],
+        ]);
+        // fee configured is the configuration's, running or not (a stopped port's engine view is empty)
+        const stats = withConfiguredFee(live, port, state === "active");
+        return { port, state, stats, devices };
+      }),
+    );
+    return new Response(
       renderMetrics({
         version: app.version,
         startTimeSeconds: Math.floor(app.startedAt / 1000),
         process: readProcess(),
         databaseBytes: databaseBytes(app.config.dataDir),
-        perDevice: url.searchParams.get("devices") === "1",
-        ports: app.ports.list().map((port) => {
-          const state = app.engine.runState(port.id);
-          // fee configured is the configuration's, running or not (a stopped port's engine view is empty)
-          const stats = withConfiguredFee(app.engine.live.portStats(port.id), port, state === "active");
-          return { port, state, stats, devices: () => app.engine.live.workers(port.id) };
-        }),
+        perDevice,
+        ports,
       }),
       { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } },
-    ),
+    );
+  },
 };
 
 /** The read-only metrics token for a Prometheus scraper: shown to the admin, rotated on demand. */
