@@ -11,6 +11,8 @@ import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { freePort, portBody } from "../support/appliance.ts";
 import { type Spawned, spawnAppliance } from "../support/process.ts";
+import { TestMiner } from "../support/stratum/test-miner.ts";
+import { TestPool } from "../support/stratum/test-pool.ts";
 import { login } from "./login.ts";
 
 const root = join(import.meta.dir, "../..");
@@ -86,5 +88,24 @@ describe("make dist executables", () => {
     expect(res.status).toBe(200);
     // an xlsx is a zip: local file header PK\3\4
     expect([...new Uint8Array(await res.arrayBuffer()).subarray(0, 4)]).toEqual([0x50, 0x4b, 3, 4]);
+  });
+
+  test("the engine's thread is built into the executable: a miner mines through a port", async () => {
+    const pool = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8 });
+    try {
+      const password = (await readFile(join(dataDir, "initial-password"), "utf8")).trim();
+      const auth = { authorization: `Bearer ${await login(base, password, "1234")}` };
+      const port = freePort();
+      const created = await fetch(`${base}/api/port/new`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify(portBody({ port, pool_address: pool.address, status: 1 })),
+      });
+      expect(created.status).toBe(200);
+      const report = await TestMiner.start({ port, user: "wal.rig", maxShares: 3, maxMs: 10_000 }).done;
+      expect(report.accepted).toBe(3);
+    } finally {
+      pool.stop();
+    }
   });
 });
