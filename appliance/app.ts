@@ -79,7 +79,12 @@ export function buildContext(
   f: Foundation,
   engine: EngineControl,
   series: SeriesStore,
-  web: { restart(reason: string): void; port(): number; httpsPort(): number; certificateChanged(): void },
+  web: {
+    restart(reason: string): void;
+    port(): number;
+    httpsPort(): number;
+    certificateChanged(): Promise<void>;
+  },
   alerts: AlertService,
 ): AppContext {
   return {

@@ -116,7 +116,7 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
       certificateChanged: () => {
         web?.certificateChanged();
         const { cert, key } = f.certificates.current();
-        engine.setEnvironment({ certificate: { cert, key } });
+        return engine.setEnvironment({ certificate: { cert, key } });
       },
     },
     alerts,

@@ -34,8 +34,12 @@ export interface EngineControl {
   setDeviceRatio(portId: number, wallet: string, name: string, ratio: number | null): void;
   /** Per-miner-wallet fee ratio override on a port; null restores the port's ratio. */
   setWalletRatio(portId: number, wallet: string, ratio: number | null): void;
-  /** The parts of the appliance's state the engine reads that changed (blacklists, KENC key, certificate). */
-  setEnvironment(change: Partial<EngineEnvironment>): void;
+  /**
+   * The parts of the appliance's state the engine reads that changed (blacklists, KENC key,
+   * certificate). Resolves once the engine has them: an API call that changed one answers after
+   * that, so the next connection is checked against the change.
+   */
+  setEnvironment(change: Partial<EngineEnvironment>): Promise<void>;
   shutdown(): Promise<void>;
 }
 

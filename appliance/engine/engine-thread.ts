@@ -159,8 +159,8 @@ export class EngineThread implements EngineControl {
     this.tell("setWalletRatio", [portId, wallet, ratio]);
   }
 
-  setEnvironment(change: Partial<EngineEnvironment>): void {
-    this.tell("setEnvironment", [change]);
+  setEnvironment(change: Partial<EngineEnvironment>): Promise<void> {
+    return this.call("setEnvironment", [change]);
   }
 
   /** What one evaluation of the alert rules reads, taken in one call. */

@@ -37,8 +37,11 @@ export interface AppContext extends Foundation {
   webPort(): number;
   /** The port the console answers HTTPS on right now (the web port itself when HTTPS is on); 0: none. */
   httpsPort(): number;
-  /** Restarts the listeners that serve TLS with the stored certificate (plain HTTP stays up). */
-  certificateChanged(): void;
+  /**
+   * Restarts the listeners that serve TLS with the stored certificate (plain HTTP stays up) and hands
+   * it to the engine, for the SSL and TTS ports it starts after; resolves once the engine has it.
+   */
+  certificateChanged(): Promise<void>;
   /** group control's remotes, read in the background (the fleet view) */
   fleet: FleetMonitor;
   /** the pool-node mode: its project and, when activated, the running pool */

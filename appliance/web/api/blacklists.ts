@@ -24,9 +24,9 @@ const body = z.object({
 });
 
 /** The list after a change, handed to the engine too: it checks connections against its own copy. */
-function changed(app: AppContext, kind: BlacklistKind): string[] {
+async function changed(app: AppContext, kind: BlacklistKind): Promise<string[]> {
   const list = app.blacklists.list(kind);
-  app.engine.setEnvironment(kind === "ip" ? { bannedIps: list } : { bannedWallets: list });
+  await app.engine.setEnvironment(kind === "ip" ? { bannedIps: list } : { bannedWallets: list });
   return list;
 }
 
@@ -45,7 +45,7 @@ function routesFor(kind: BlacklistKind): Route[] {
         const bad = kind === "ip" ? ips.find((ip) => isIP(ip) === 0) : undefined;
         if (bad !== undefined) throw badRequest("lang.blacklist.err_ip", { field: "ips", value: bad });
         app.blacklists.add(kind, ips);
-        const after = changed(app, kind);
+        const after = await changed(app, kind);
         audit(r, `${kind} blacklist`, asSet(before), asSet(after));
         return Response.json(after);
       },
@@ -58,7 +58,7 @@ function routesFor(kind: BlacklistKind): Route[] {
         const { ips } = await parseBody(req, body);
         const before = app.blacklists.list(kind);
         app.blacklists.remove(kind, ips);
-        const after = changed(app, kind);
+        const after = await changed(app, kind);
         audit(r, `${kind} blacklist`, asSet(before), asSet(after));
         return Response.json(after);
       },

@@ -160,18 +160,18 @@ export const securityRoutes: Route[] = [
       );
       audit(r, "KENC key", { kenc_key: app.settings.get<string>(KENC_SETTING, "") }, { kenc_key: k });
       app.settings.set(KENC_SETTING, k);
-      app.engine.setEnvironment({ kencKey: k });
+      await app.engine.setEnvironment({ kencKey: k });
       return Response.json({ k, derived: kencDerived(k) });
     },
   },
   {
     method: "POST",
     path: "/api/kc/reset",
-    handler: (r) => {
+    handler: async (r) => {
       const { app } = r;
       audit(r, "KENC key", { kenc_key: app.settings.get<string>(KENC_SETTING, "") }, { kenc_key: "" });
       app.settings.delete(KENC_SETTING);
-      app.engine.setEnvironment({ kencKey: "" });
+      await app.engine.setEnvironment({ kencKey: "" });
       return Response.json({ k: "", derived: "" });
     },
   },
@@ -191,19 +191,19 @@ export const securityRoutes: Route[] = [
       const res = app.certificates.upload(cert, key);
       if (!res.ok) throw badRequest("lang.cert.err_invalid", { detail: res.reason });
       audit(r, "TLS certificate", before, app.certificates.describe());
-      app.certificateChanged();
+      await app.certificateChanged();
       return Response.json(app.certificates.describe());
     },
   },
   {
     method: "POST",
     path: "/api/cert/reset",
-    handler: (r) => {
+    handler: async (r) => {
       const { app } = r;
       const before = app.certificates.describe();
       app.certificates.reset();
       audit(r, "TLS certificate", before, app.certificates.describe());
-      app.certificateChanged();
+      await app.certificateChanged();
       return Response.json(app.certificates.describe());
     },
   },
