@@ -38,6 +38,11 @@ export interface StartOptions {
   clock?: () => number;
   /** shorter alert timings (evaluation tick, hashrate windows, retries), for tests */
   alertTiming?: Partial<AlertTiming>;
+  /**
+   * The engine's thread ended on an error, taking every port with it. The service exits so that
+   * systemd starts it again with every port (main.ts); tests keep the default, which only logs.
+   */
+  onEngineFailure?: (reason: string) => void;
 }
 
 /** Opens the data dir, starts every active port and the web server. */
@@ -82,6 +87,7 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
       },
       series,
       poolMoved: (portId, move) => alerts.poolMoved(portId, move),
+      failed: (reason) => opts.onEngineFailure?.(reason),
     },
     timing: opts.timing,
   });

@@ -87,7 +87,15 @@ async function resetPassword(config: Config): Promise<number> {
 }
 
 async function run(config: Config): Promise<number> {
-  const appliance = await startAppliance(config, { say: (line) => console.log(line) });
+  const appliance = await startAppliance(config, {
+    say: (line) => console.log(line),
+    // miners cannot mine until the engine runs again: end, and systemd (Restart=always) starts
+    // the appliance again with every port
+    onEngineFailure: (reason) => {
+      console.error(`${reason}; exiting so that the service restarts`);
+      process.exit(1);
+    },
+  });
   await new Promise<void>((resolve) => {
     process.once("SIGTERM", () => resolve());
     process.once("SIGINT", () => resolve());

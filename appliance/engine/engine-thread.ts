@@ -45,6 +45,8 @@ export interface EngineEvents {
   log(level: LogLevel, portId: number | null, message: string): void;
   series: SeriesSink;
   poolMoved(portId: number, move: PoolMove): void;
+  /** the thread ended on an error: every port is gone with it */
+  failed(reason: string): void;
 }
 
 export interface EngineThreadOptions {
@@ -95,6 +97,7 @@ export class EngineThread implements EngineControl {
       const reason = `the engine thread failed: ${e.message}`;
       opts.events.log("error", null, reason);
       this.end(reason);
+      opts.events.failed(reason);
     };
     this.calls = new TurnBatch((calls) => this.post({ type: "calls", calls }));
     this.post({ type: "init", timing: opts.timing, environment: opts.environment });
