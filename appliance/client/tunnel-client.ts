@@ -4,12 +4,15 @@
  * When the tunnel's link drops the miners stay connected: the client dials again and resumes the
  * tunnel, and what either side sent meanwhile is delivered. Only a tunnel the server no longer
  * knows (or one not resumed within `resumeMs`) closes its miners, which then reconnect.
+ * Each connect presents the RMS password and the client's name, and hands what the server's RMS
+ * settings say (name, texts, port mapping) to `settings`.
  */
 import type { Socket, TCPSocketListener } from "bun";
 import type { Endpoint } from "../engine/transport/endpoint.ts";
 import { MAX_PENDING_BYTES } from "../engine/transport/line-writer.ts";
 import { RefusalLog } from "../engine/transport/refusal-log.ts";
 import {
+  type ClientSettings,
   decodeFrames,
   encodeFrame,
   type Frame,
@@ -18,6 +21,7 @@ import {
   TunnelError,
 } from "../engine/transport/tunnel/frames.ts";
 import { checkWindow, RMS_SALT, TUNNEL_MAX_PENDING } from "../engine/transport/tunnel/handshake.ts";
+import { passwordProof } from "../engine/transport/tunnel/password.ts";
 import { RecordReader, RecordWriter, type Variant } from "../engine/transport/tunnel/records.ts";
 import {
   DEFAULT_TUNNEL_TIMING,
@@ -29,12 +33,19 @@ import { dialKenc, type KencLink } from "./kenc-link.ts";
 
 export interface TunnelClientOptions {
   listenHost: string;
-  listenPort: number;
+  /** null: no local port until `serve` opens one (the server's port mapping names it) */
+  listenPort: number | null;
   /** the Pithead RMS / RMS2 / RMS3 port */
   server: Pick<Endpoint, "host" | "port">;
   kencKey: string;
   variant: Variant;
   log: (message: string) => void;
+  /** the server's RMS password, "" or absent for none */
+  password?: string;
+  /** the name the client reports; absent: the one the server's settings hand it */
+  name?: string;
+  /** what the server's RMS settings hand the client, at each connect and resume */
+  settings?: (s: ClientSettings) => void;
   window?: number;
   timing?: TunnelTiming;
   /** wait before dialling again after the link dropped */
@@ -44,13 +55,19 @@ export interface TunnelClientOptions {
 }
 
 export interface RunningTunnelClient {
+  /** the local port miners connect to (0 while there is none) */
   readonly port: number;
+  /** Opens the local port (moving it if one is open: its miners are closed), null closes it; returns the bound port. */
+  serve(port: number | null): number;
   /** links that reached the tunnel (the first, then each resume) */
   readonly links: number;
   readonly connected: boolean;
   readonly streams: number;
   stop(): void;
 }
+
+/** The server refused the tunnel and said why (the RMS password). */
+class ServerRefusal extends TunnelError {}
 
 interface Miner {
   socket: Socket<Miner>;
@@ -79,6 +96,10 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
   let links = 0;
   let stopped = false;
   let giveUp: ReturnType<typeof setTimeout> | null = null;
+  let listener: TCPSocketListener<Miner> | null = null;
+  const proof = o.password ? passwordProof(o.password) : null;
+  /** the name the server's settings handed, reported on the next connect */
+  let handedName = "";
 
   const closeMiner = (m: Miner) => {
     if (m.closed) return;
@@ -142,8 +163,16 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
     s?.end();
   };
 
-  const welcome = (f: Frame, l: KencLink, writer: RecordWriter) => {
-    if (f.type !== FrameType.welcome) throw new TunnelError("the first frame is not a welcome");
+  /** The first record's frames: the welcome and the settings, or why the server refuses the tunnel. */
+  const welcome = (frames: Frame[], l: KencLink, writer: RecordWriter) => {
+    const f = frames.shift();
+    if (f?.type === FrameType.refused) {
+      // with no tunnel to resume, the miners waiting for one go back to their own failover
+      if (session === null) for (const m of [...miners]) closeMiner(m);
+      throw new ServerRefusal(`the server refuses the tunnel: ${f.reason}`);
+    }
+    if (f?.type !== FrameType.welcome) throw new TunnelError("the first frame is not a welcome");
+    const handed = frames[0]?.type === FrameType.settings ? frames.shift() : undefined;
     const peerWindow = checkWindow(f.window);
     if (!f.resumed && session !== null) {
       o.log(`${o.variant.name} ${server}: the server did not know the tunnel any more; its miners reconnect`);
@@ -180,6 +209,10 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
     welcomed = true;
     links++;
     if (f.resumed) o.log(`${o.variant.name} ${server}: tunnel resumed with its ${s.streamCount} miners`);
+    if (handed?.type === FrameType.settings) {
+      handedName = handed.name;
+      o.settings?.(handed);
+    }
   };
 
   const dial = () => {
@@ -194,16 +227,15 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
           try {
             for (const body of reader.push(plain)) {
               const frames = decodeFrames(body);
-              if (!welcomed) {
-                const first = frames.shift();
-                if (first === undefined) throw new TunnelError("an empty first record");
-                welcome(first, l, writer);
-              }
+              if (!welcomed) welcome(frames, l, writer);
               session?.receive(frames);
             }
           } catch (e) {
             if (!(e instanceof TunnelError)) throw e;
-            refusals.refused(server, `the server's tunnel: ${e.message}`);
+            refusals.refused(
+              server,
+              e instanceof ServerRefusal ? e.message : `the server's tunnel: ${e.message}`,
+            );
             l.end();
           }
         },
@@ -239,54 +271,65 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
       received: session?.receivedCount ?? 0,
       window,
     });
-    l.write(writer.record(hello, false));
+    const client = encodeFrame({ type: FrameType.client, proof, name: o.name ?? handedName });
+    l.write(writer.record(Buffer.concat([hello, client]), false));
   };
 
-  const listener: TCPSocketListener<Miner> = Bun.listen<Miner>({
-    hostname: o.listenHost,
-    port: o.listenPort,
-    socket: {
-      open: (socket) => {
-        const m: Miner = {
-          socket,
-          stream: null,
-          early: [],
-          earlyBytes: 0,
-          out: [],
-          outBytes: 0,
-          backlog: null,
-          closed: false,
-        };
-        socket.data = m;
-        miners.add(m);
-        if (session !== null) openStream(session, m);
+  const listen = (port: number): TCPSocketListener<Miner> =>
+    Bun.listen<Miner>({
+      hostname: o.listenHost,
+      port,
+      socket: {
+        open: (socket) => {
+          const m: Miner = {
+            socket,
+            stream: null,
+            early: [],
+            earlyBytes: 0,
+            out: [],
+            outBytes: 0,
+            backlog: null,
+            closed: false,
+          };
+          socket.data = m;
+          miners.add(m);
+          if (session !== null) openStream(session, m);
+        },
+        data: (socket, chunk) => {
+          const m = socket.data;
+          if (m.closed) return;
+          if (m.stream !== null) {
+            toTunnel(m, chunk);
+            return;
+          }
+          m.earlyBytes += chunk.length;
+          if (m.earlyBytes > MAX_PENDING_BYTES) closeMiner(m);
+          else m.early.push(new Uint8Array(chunk));
+        },
+        drain: (socket) => {
+          const m = socket.data;
+          const b = m.backlog;
+          if (b === null || m.stream === null) return;
+          const n = Math.max(0, socket.write(b));
+          m.backlog = n < b.length ? b.subarray(n) : null;
+          if (n > 0) session?.taken(m.stream, n);
+        },
+        close: (socket) => closeMiner(socket.data),
+        error: (socket) => closeMiner(socket.data),
       },
-      data: (socket, chunk) => {
-        const m = socket.data;
-        if (m.closed) return;
-        if (m.stream !== null) {
-          toTunnel(m, chunk);
-          return;
-        }
-        m.earlyBytes += chunk.length;
-        if (m.earlyBytes > MAX_PENDING_BYTES) closeMiner(m);
-        else m.early.push(new Uint8Array(chunk));
-      },
-      drain: (socket) => {
-        const m = socket.data;
-        const b = m.backlog;
-        if (b === null || m.stream === null) return;
-        const n = Math.max(0, socket.write(b));
-        m.backlog = n < b.length ? b.subarray(n) : null;
-        if (n > 0) session?.taken(m.stream, n);
-      },
-      close: (socket) => closeMiner(socket.data),
-      error: (socket) => closeMiner(socket.data),
-    },
-  });
+    });
+  const serve = (port: number | null): number => {
+    listener?.stop(true);
+    listener = port === null ? null : listen(port);
+    return listener?.port ?? 0;
+  };
+  if (o.listenPort !== null) serve(o.listenPort);
   dial();
   return {
-    port: listener.port,
+    get port() {
+      return listener?.port ?? 0;
+    },
+    serve,
     get links() {
       return links;
     },
@@ -298,7 +341,7 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
     },
     stop: () => {
       stopped = true;
-      listener.stop(true);
+      serve(null);
       for (const m of [...miners]) closeMiner(m);
       endSession();
       link?.end();

@@ -1,4 +1,5 @@
 import type { Port, PortRunState, PortStat } from "./port.ts";
+import type { RmsSettings, TunnelView } from "./rms.ts";
 
 /**
  * What the control plane (HTTP API, startup) asks of the stratum engine. The engine owns every
@@ -36,10 +37,12 @@ export interface EngineControl {
   setWalletRatio(portId: number, wallet: string, ratio: number | null): void;
   /**
    * The parts of the appliance's state the engine reads that changed (blacklists, KENC key,
-   * certificate). Resolves once the engine has them: an API call that changed one answers after
-   * that, so the next connection is checked against the change.
+   * certificate, RMS settings). Resolves once the engine has them: an API call that changed one
+   * answers after that, so the next connection is checked against the change.
    */
   setEnvironment(change: Partial<EngineEnvironment>): Promise<void>;
+  /** The tunnels of the running RMS / RMS2 / RMS3 ports, as plain data. */
+  tunnels(): Promise<TunnelView[]>;
   shutdown(): Promise<void>;
 }
 
@@ -55,6 +58,8 @@ export interface EngineEnvironment {
   kencKey: string;
   bannedIps: readonly string[];
   bannedWallets: readonly string[];
+  /** the RMS settings a tunnel port checks and hands out at each handshake */
+  rms: RmsSettings;
 }
 
 export type LogLevel = "info" | "warn" | "error";
@@ -134,6 +139,8 @@ export interface EngineDeps {
   series?: SeriesSink;
   /** The operator's KENC key now (Settings → KENC key), "" when none is set: KENC ports refuse all. */
   kencKey?: () => string;
+  /** The RMS settings now (Settings → RMS), read at each tunnel handshake; none set unless given. */
+  rms?: () => RmsSettings;
   /** Address proxy ports bind; "0.0.0.0" unless set (tests use 127.0.0.1). */
   listenHostname?: string;
   /**

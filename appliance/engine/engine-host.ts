@@ -5,6 +5,7 @@
  */
 import type { EngineEnvironment, SeriesSample } from "../domain/engine.ts";
 import type { Port, PortStat } from "../domain/port.ts";
+import type { TunnelView } from "../domain/rms.ts";
 import { Engine } from "./engine.ts";
 import type {
   AlertReadings,
@@ -34,6 +35,7 @@ export class EngineHost implements EngineCommands {
       isIpBanned: (ip) => this.bannedIps.has(ip),
       isWalletBanned: (wallet) => this.bannedWallets.has(wallet),
       kencKey: () => this.environment.kencKey,
+      rms: () => this.environment.rms,
       log: (level, portId, message) => emit({ type: "log", level, portId, message }),
       timing: init.timing,
       series: {
@@ -92,6 +94,10 @@ export class EngineHost implements EngineCommands {
     this.environment = { ...this.environment, ...change };
     if (change.bannedIps) this.bannedIps = new Set(change.bannedIps);
     if (change.bannedWallets) this.bannedWallets = new Set(change.bannedWallets);
+  }
+
+  tunnels(): Promise<TunnelView[]> {
+    return this.engine.tunnels();
   }
 
   alertReadings(portIds: number[]): AlertReadings {

@@ -19,6 +19,7 @@ import type {
   SeriesSink,
 } from "../domain/engine.ts";
 import type { Port, PortRunState, PortStat } from "../domain/port.ts";
+import type { TunnelView } from "../domain/rms.ts";
 import { ENGINE_WORKER, workerUrl } from "../workers.ts";
 import type {
   AlertReadings,
@@ -164,6 +165,10 @@ export class EngineThread implements EngineControl {
 
   setEnvironment(change: Partial<EngineEnvironment>): Promise<void> {
     return this.call("setEnvironment", [change]);
+  }
+
+  tunnels(): Promise<TunnelView[]> {
+    return this.call("tunnels", []);
   }
 
   /** What one evaluation of the alert rules reads, taken in one call. */

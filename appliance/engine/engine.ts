@@ -5,11 +5,13 @@
  */
 import type { EngineDeps, EngineTiming, LiveStats } from "../domain/engine.ts";
 import type { Port, PortRunState, PortStat } from "../domain/port.ts";
+import { RMS_DEFAULTS, type TunnelView } from "../domain/rms.ts";
 import { DeviceRegistry } from "../stats/device-registry.ts";
 import { deviceOverrideKey } from "./fee/targets.ts";
 import { EngineLiveStats } from "./live-stats.ts";
 import { pingUpstream } from "./ping.ts";
 import { ProxyPort } from "./port.ts";
+import { type TunnelHandout, tunnelHandout } from "./transport/tunnel/handout.ts";
 
 export const DEFAULT_TIMING: EngineTiming = {
   loginTimeoutMs: 30_000,
@@ -70,7 +72,14 @@ export class Engine {
       if (current) this.halt(port.id, current);
       let p: ProxyPort;
       try {
-        p = new ProxyPort(port, this.deps, this.registry, this.timing, this.feeHoldMs);
+        p = new ProxyPort(
+          port,
+          this.deps,
+          this.registry,
+          this.timing,
+          () => this.tunnelHandout(),
+          this.feeHoldMs,
+        );
       } catch (e) {
         this.deps.log("error", port.id, `not started: ${(e as Error).message}`);
         throw e;
@@ -130,6 +139,18 @@ export class Engine {
     category: string | null = null,
   ): Promise<number> {
     return pingUpstream(address, connType, timeoutMs, category, () => this.deps.kencKey?.() ?? "");
+  }
+
+  async tunnels(): Promise<TunnelView[]> {
+    return [...this.ports.values()].flatMap((p) =>
+      p.tunnels().map((t) => ({ portId: p.portId, port: p.boundPort, ...t })),
+    );
+  }
+
+  /** The RMS settings as they are now, with the tunnel ports running now (read at each handshake). */
+  private tunnelHandout(): TunnelHandout {
+    const running = [...this.ports.values()].map((p) => ({ ...p.config, port: p.boundPort }));
+    return tunnelHandout(this.deps.rms?.() ?? RMS_DEFAULTS, running);
   }
 
   setFeeHoldSeconds(seconds: number): void {

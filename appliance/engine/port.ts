@@ -21,6 +21,8 @@ import type { Endpoint } from "./transport/endpoint.ts";
 import { startForward } from "./transport/forward.ts";
 import { startFrontedListener } from "./transport/fronted-listener.ts";
 import type { ConnectionHooks, RunningListener } from "./transport/listener.ts";
+import type { TunnelHandout } from "./transport/tunnel/handout.ts";
+import type { TunnelInfo } from "./transport/tunnel/server.ts";
 import { TunnelUplinks } from "./transport/tunnel/uplinks.ts";
 
 export const FORWARD_CATEGORY = "nginx";
@@ -59,6 +61,8 @@ export class ProxyPort implements PortContext {
   config: Port;
   private readonly family: Family | null;
   private listener: RunningListener | null = null;
+  /** a tunnel port's tunnels (none on other transports and while stopped) */
+  private tunnelList: () => TunnelInfo[] = () => [];
   private connections = 0;
   private readonly route: PoolRoute;
   /** tunnels to the pools whose connect mode is RMS2/RMS3 */
@@ -71,6 +75,8 @@ export class ProxyPort implements PortContext {
     private readonly deps: EngineDeps,
     readonly registry: DeviceRegistry,
     readonly timing: EngineTiming,
+    /** what the RMS settings hand this port's tunnel clients now (tunnel ports only) */
+    private readonly handout: () => TunnelHandout,
     /** minimum time between a device's fee switches (the pump_t setting) */
     feeHoldMs = 0,
   ) {
@@ -174,11 +180,14 @@ export class ProxyPort implements PortContext {
         drain: (m) => m.onDrain(),
         close: (m) => m.close("miner closed the connection"),
       };
-      this.listener = startFrontedListener(this.hostname, this.config, () => this.deps.tls(), hooks, {
+      const fronted = startFrontedListener(this.hostname, this.config, () => this.deps.tls(), hooks, {
         config: () => this.config,
         kencKey: () => this.deps.kencKey?.() ?? "",
+        handout: this.handout,
         log: (m) => this.log("warn", m),
       });
+      this.listener = fronted;
+      this.tunnelList = fronted.tunnels;
       runtime.start();
     }
     this.sweepTimer = setInterval(
@@ -192,9 +201,15 @@ export class ProxyPort implements PortContext {
     );
   }
 
+  /** The tunnels of this port if it is an RMS-family port. */
+  tunnels(): TunnelInfo[] {
+    return this.tunnelList();
+  }
+
   stop(): void {
     this.listener?.stop();
     this.listener = null;
+    this.tunnelList = () => [];
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
     if (this.feeTimer) clearInterval(this.feeTimer);

@@ -16,6 +16,7 @@ import type {
   TargetSample,
 } from "../domain/engine.ts";
 import type { Port, PortStat } from "../domain/port.ts";
+import type { TunnelView } from "../domain/rms.ts";
 
 /** What the alert rules read of a device (alerts/sources.ts DeviceState). */
 export interface DeviceStateCopy {
@@ -50,6 +51,7 @@ export interface EngineCommands {
   setWalletRatio(portId: number, wallet: string, ratio: number | null): void;
   setEnvironment(change: Partial<EngineEnvironment>): void;
   alertReadings(portIds: number[]): AlertReadings;
+  tunnels(): Promise<TunnelView[]>;
   /** Stops every port and hands over the last minute's statistics; the thread may be ended after. */
   shutdown(): Promise<void>;
 }

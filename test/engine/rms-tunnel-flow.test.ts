@@ -7,9 +7,11 @@
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { emptySetting, ListenProtocol } from "../../appliance/domain/port.ts";
+import { RMS_DEFAULTS } from "../../appliance/domain/rms.ts";
 import { startFrontedListener } from "../../appliance/engine/transport/fronted-listener.ts";
 import type { ByteSocket } from "../../appliance/engine/transport/line-writer.ts";
 import type { ConnectionHooks } from "../../appliance/engine/transport/listener.ts";
+import { tunnelHandout } from "../../appliance/engine/transport/tunnel/handout.ts";
 import { DEFAULT_WINDOW } from "../../appliance/engine/transport/tunnel/session.ts";
 import { testCertificate, until } from "../support/stratum/port-fixture.ts";
 import { localTunnelClient } from "../support/tunnel/local-client.ts";
@@ -57,6 +59,7 @@ test("a miner that does not read stalls its own stream, not the others", async (
   const server = startFrontedListener("127.0.0.1", config, testCertificate, hooks, {
     config: () => config,
     kencKey: () => KEY,
+    handout: () => tunnelHandout(RMS_DEFAULTS, []),
     log: () => {},
   });
   cleanup.push(() => server.stop());

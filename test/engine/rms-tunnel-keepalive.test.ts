@@ -7,8 +7,10 @@
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import type { Socket } from "bun";
 import { ListenProtocol } from "../../appliance/domain/port.ts";
+import { RMS_DEFAULTS } from "../../appliance/domain/rms.ts";
 import type { ByteSocket } from "../../appliance/engine/transport/line-writer.ts";
 import { type ConnectionHooks, startListener } from "../../appliance/engine/transport/listener.ts";
+import { tunnelHandout } from "../../appliance/engine/transport/tunnel/handout.ts";
 import { variantOf } from "../../appliance/engine/transport/tunnel/records.ts";
 import { DEFAULT_TUNNEL_SERVER, tunnelFront } from "../../appliance/engine/transport/tunnel/server.ts";
 import { testCertificate, until } from "../support/stratum/port-fixture.ts";
@@ -39,8 +41,7 @@ test("a link that stalls without closing is dropped after deadMs and the tunnel 
   const front = tunnelFront(
     echo,
     variant,
-    () => {},
-    () => KEY,
+    { log: () => {}, kencKey: () => KEY, handout: () => tunnelHandout(RMS_DEFAULTS, []) },
     { ...DEFAULT_TUNNEL_SERVER, timing: TIMING },
   );
   const server = startListener("127.0.0.1", 0, ListenProtocol.TCP, testCertificate, front.hooks);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RMS_DEFAULTS, RMS_SETTING } from "../../domain/rms.ts";
 import type { AppContext } from "../app-context.ts";
 import { audit } from "../audit.ts";
 import { parseBody } from "../body.ts";
@@ -15,6 +16,8 @@ interface SettingObject<T extends z.ZodType> {
   key: string;
   schema: T;
   defaults: z.infer<T>;
+  /** hands a saved value to whoever reads it besides the store; the answer waits for it */
+  applied?: (app: AppContext, value: z.infer<T>) => Promise<void>;
 }
 
 const rmsSchema = z.object({
@@ -73,6 +76,7 @@ function settingRoutes<T extends z.ZodType>(o: SettingObject<T>): Route[] {
         const value = await parseBody(req, o.schema);
         audit(r, `setting ${o.key}`, app.settings.get(o.key, o.defaults), value);
         app.settings.set(o.key, value);
+        await o.applied?.(app, value);
         return Response.json(value);
       },
     },
@@ -88,16 +92,11 @@ function pumpT(app: AppContext) {
 export const preferenceRoutes: Route[] = [
   ...settingRoutes({
     path: "/api/rms/config",
-    key: "rms",
+    key: RMS_SETTING,
     schema: rmsSchema,
-    defaults: {
-      password: "",
-      port_mode: "default",
-      port_map: [],
-      client_name: "",
-      announcement: "",
-      other: "",
-    },
+    defaults: RMS_DEFAULTS,
+    // the tunnel ports read them at each handshake, on the engine's thread
+    applied: (app, rms) => app.engine.setEnvironment({ rms }),
   }),
   ...settingRoutes({
     path: "/api/local/pool/endpoint",

@@ -12,7 +12,7 @@ export function localTunnelClient(
   serverPort: number,
   kencKey: string,
   protocol: number,
-  more: Partial<Pick<TunnelClientOptions, "log" | "retryMs" | "timing">> = {},
+  more: Partial<Pick<TunnelClientOptions, "log" | "retryMs" | "timing" | "password" | "name">> = {},
 ): RunningTunnelClient {
   const variant = variantOf(protocol);
   if (variant === null) throw new Error(`protocol ${protocol} is not a tunnel`);

@@ -78,7 +78,17 @@ function framesOf(body: Uint8Array, recordBytes: number): WireFrame[] {
     } else if (type === 0x10) at += 9;
     else if (type === 0x11) at += 1;
     else if (type === 0x21) at += 1 + 16 + 1 + 8 + 4;
-    else throw new Error(`unknown frame type ${type}`);
+    else if (type === 0x23) {
+      // settings: name, announcement, other (each a u16-length text), then count u16 × port
+      at += 1;
+      for (let i = 0; i < 3; i++) at += 2 + v.getUint16(at);
+      const count = v.getUint16(at);
+      at += 2;
+      for (let i = 0; i < count; i++) at += 5 + 2 + v.getUint16(at + 5);
+    } else if (type === 0x24) {
+      f.payload = text(at + 3, v.getUint16(at + 1));
+      at += 3 + v.getUint16(at + 1);
+    } else throw new Error(`unknown frame type ${type}`);
     out.push(f);
   }
   return out;

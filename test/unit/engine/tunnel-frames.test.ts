@@ -9,6 +9,7 @@ import {
   type Frame,
   TunnelError,
 } from "../../../appliance/engine/transport/tunnel/frames.ts";
+import { passwordProof, proofMatches } from "../../../appliance/engine/transport/tunnel/password.ts";
 import { RecordReader, RecordWriter, variantOf } from "../../../appliance/engine/transport/tunnel/records.ts";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
@@ -16,6 +17,9 @@ const unhex = (h: string) => new Uint8Array(Buffer.from(h.replace(/\s+/g, ""), "
 const text = (s: string) => new Uint8Array(Buffer.from(s));
 const RMS3 = variantOf(6);
 if (RMS3 === null) throw new Error("no RMS3");
+
+/** scrypt("farm 1", "pithead-rms-password-v1", N 16384, r 8, p 1, 32 bytes), as the document gives it */
+const FARM_1_PROOF = "e16e52d9ed7848dae5b7995aa3af735ae0a392c455bd1c48127bd427ffab8cd1";
 
 const EXAMPLES: Array<[string, Frame, string]> = [
   [
@@ -36,6 +40,28 @@ const EXAMPLES: Array<[string, Frame, string]> = [
   ],
   ["credit", { type: 0x04, stream: 1, bytes: 16384 }, "04 00000001 00004000"],
   ["ack", { type: 0x10, received: 64 }, "10 0000000000000040"],
+  [
+    'client, password "farm 1", name "rack-7"',
+    { type: 0x22, proof: unhex(FARM_1_PROOF), name: "rack-7" },
+    `22 20 ${FARM_1_PROOF} 0006 7261636b2d37`,
+  ],
+  ["client, no password, no name", { type: 0x22, proof: null, name: "" }, "22 00 0000"],
+  [
+    "settings, one RMS3 port 4444 → local 3333",
+    {
+      type: 0x23,
+      name: "rack-7",
+      announcement: "hi",
+      other: "",
+      ports: [{ server: 4444, variant: 6, local: 3333, remark: "BTC-main" }],
+    },
+    "23 0006 7261636b2d37 0002 6869 0000 0001 115c 06 0d05 0008 4254432d6d61696e",
+  ],
+  [
+    "refused",
+    { type: 0x24, reason: "the RMS password is wrong" },
+    "24 0019 74686520524d532070617373776f72642069732077726f6e67",
+  ],
 ];
 
 describe("tunnel frames as docs/rms-tunnel.md writes them", () => {
@@ -44,6 +70,13 @@ describe("tunnel frames as docs/rms-tunnel.md writes them", () => {
       expect(hex(encodeFrame(frame))).toBe(hex(unhex(bytes)));
       expect(decodeFrames(unhex(bytes))).toEqual([frame]);
     });
+
+  test("the password's proof is the document's scrypt", () => {
+    expect(hex(passwordProof("farm 1"))).toBe(FARM_1_PROOF);
+    expect(proofMatches("farm 1", unhex(FARM_1_PROOF))).toBe(true);
+    expect(proofMatches("farm 2", unhex(FARM_1_PROOF))).toBe(false);
+    expect(proofMatches("farm 1", null)).toBe(false);
+  });
 
   test("a hello alone in a plain record", () => {
     const [, hello] = EXAMPLES[0] as [string, Frame, string];
@@ -54,6 +87,7 @@ describe("tunnel frames as docs/rms-tunnel.md writes them", () => {
   test("frames cut short or of an unknown type are refused", () => {
     expect(() => decodeFrames(unhex("02 00000001 00000009 7b7d0a"))).toThrow(TunnelError);
     expect(() => decodeFrames(unhex("7f"))).toThrow("unknown frame type 127");
+    expect(() => decodeFrames(unhex("22 05 0102030405 0000"))).toThrow("password proof of 5 bytes");
   });
 
   test("records compressed against the history of the link come back as written, in order", () => {

@@ -23,6 +23,12 @@ export const FrameType = {
   hello: 0x20,
   /** server → client, answer to hello */
   welcome: 0x21,
+  /** client → server, after the hello in its first record: the RMS password's proof and its name */
+  client: 0x22,
+  /** server → client, after the welcome to a client that sent `client`: what the RMS settings hand it */
+  settings: 0x23,
+  /** server → client, instead of the welcome to a client that sent `client`: why it is refused */
+  refused: 0x24,
 } as const;
 
 /** Frames that are numbered, kept until acknowledged, and sent again after a resume. */
@@ -30,6 +36,27 @@ export const isReliable = (type: number): boolean => type >= FrameType.open && t
 
 export const TUNNEL_ID_BYTES = 16;
 export const TUNNEL_VERSION = 1;
+/** the RMS password's derived value (tunnel/password.ts) */
+export const PROOF_BYTES = 32;
+
+/** One port of the server's mapping: the client listens on `local` and tunnels to `server`. */
+export interface MappedPort {
+  server: number;
+  /** the server port's listening protocol (spec §4: RMS 2, RMS2 5, RMS3 6) */
+  variant: number;
+  local: number;
+  /** "category-title": the port's coin and its name */
+  remark: string;
+}
+
+/** What the server's RMS settings hand a client at each connect and resume. */
+export interface ClientSettings {
+  /** the client's default name */
+  name: string;
+  announcement: string;
+  other: string;
+  ports: MappedPort[];
+}
 
 export type Frame =
   | { type: typeof FrameType.open; stream: number; address: string }
@@ -52,10 +79,28 @@ export type Frame =
       resumed: boolean;
       received: number;
       window: number;
-    };
+    }
+  /** proof null: the client has no password */
+  | { type: typeof FrameType.client; proof: Uint8Array | null; name: string }
+  | ({ type: typeof FrameType.settings } & ClientSettings)
+  | { type: typeof FrameType.refused; reason: string };
 
 /** A frame the peer should not have sent: the tunnel is closed. */
 export class TunnelError extends Error {}
+
+/** A text field: length u16 ‖ UTF-8 (cut at 65,535 bytes). */
+const text = (s: string): Buffer => {
+  const b = Buffer.from(s, "utf8").subarray(0, 0xffff);
+  const head = Buffer.alloc(2);
+  head.writeUInt16BE(b.length);
+  return Buffer.concat([head, b]);
+};
+
+const u16 = (n: number): Buffer => {
+  const b = Buffer.alloc(2);
+  b.writeUInt16BE(n);
+  return b;
+};
 
 export function encodeFrame(f: Frame): Uint8Array {
   switch (f.type) {
@@ -126,6 +171,25 @@ export function encodeFrame(f: Frame): Uint8Array {
       b.writeUInt32BE(f.window, 10 + TUNNEL_ID_BYTES);
       return b;
     }
+    case FrameType.client: {
+      const proof = f.proof ?? new Uint8Array(0);
+      return Buffer.concat([Uint8Array.of(f.type, proof.length), proof, text(f.name)]);
+    }
+    case FrameType.settings: {
+      const ports = f.ports.map((p) =>
+        Buffer.concat([u16(p.server), Uint8Array.of(p.variant), u16(p.local), text(p.remark)]),
+      );
+      return Buffer.concat([
+        Uint8Array.of(f.type),
+        text(f.name),
+        text(f.announcement),
+        text(f.other),
+        u16(ports.length),
+        ...ports,
+      ]);
+    }
+    case FrameType.refused:
+      return Buffer.concat([Uint8Array.of(f.type), text(f.reason)]);
   }
 }
 
@@ -159,6 +223,9 @@ class Cursor {
   bytes(n: number): Uint8Array {
     const start = this.need(n);
     return this.b.subarray(start, start + n);
+  }
+  text(): string {
+    return Buffer.from(this.bytes(this.u16())).toString("utf8");
   }
 }
 
@@ -212,6 +279,26 @@ export function decodeFrames(body: Uint8Array): Frame[] {
         out.push({ type, tunnel, resumed, received: c.u64(), window: c.u32() });
         break;
       }
+      case FrameType.client: {
+        const n = c.u8();
+        if (n !== 0 && n !== PROOF_BYTES) throw new TunnelError(`password proof of ${n} bytes`);
+        const proof = n === 0 ? null : new Uint8Array(c.bytes(n));
+        out.push({ type, proof, name: c.text() });
+        break;
+      }
+      case FrameType.settings: {
+        const name = c.text();
+        const announcement = c.text();
+        const other = c.text();
+        const ports: MappedPort[] = [];
+        for (let i = c.u16(); i > 0; i--)
+          ports.push({ server: c.u16(), variant: c.u8(), local: c.u16(), remark: c.text() });
+        out.push({ type, name, announcement, other, ports });
+        break;
+      }
+      case FrameType.refused:
+        out.push({ type, reason: c.text() });
+        break;
       default:
         throw new TunnelError(`unknown frame type ${type}`);
     }

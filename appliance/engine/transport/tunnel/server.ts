@@ -3,15 +3,19 @@
  * docs/rms-tunnel.md). A farm client's connection is a KENC link with the tunnel's own salt; inside
  * it, each miner stream is served as this port's stratum, as if the miner had connected directly.
  * A tunnel whose link drops keeps its streams for `resumeMs`, so a client that reconnects in time
- * resumes them and no miner behind it reconnects.
+ * resumes them and no miner behind it reconnects. Each handshake checks the RMS password and hands
+ * the client what the RMS settings say now (handout.ts), so a changed setting needs no port restart.
  */
 import { randomBytes } from "node:crypto";
+import type { TunnelView } from "../../../domain/rms.ts";
 import { type KencGate, kencFront } from "../kenc.ts";
 import type { ByteSocket } from "../line-writer.ts";
 import type { ConnectionHooks } from "../listener.ts";
 import { RefusalLog } from "../refusal-log.ts";
 import { decodeFrames, encodeFrame, type Frame, FrameType, TUNNEL_ID_BYTES, TunnelError } from "./frames.ts";
+import type { TunnelHandout } from "./handout.ts";
 import { checkWindow, RMS_SALT, TUNNEL_MAX_PENDING } from "./handshake.ts";
+import { proofMatches } from "./password.ts";
 import { RecordReader, RecordWriter, type Variant } from "./records.ts";
 import { DEFAULT_TUNNEL_TIMING, DEFAULT_WINDOW, TunnelSession, type TunnelTiming } from "./session.ts";
 import type { StreamSink } from "./stream.ts";
@@ -29,6 +33,17 @@ export const DEFAULT_TUNNEL_SERVER: TunnelServerOptions = {
   window: DEFAULT_WINDOW,
 };
 
+export interface TunnelFrontDeps {
+  log: (message: string) => void;
+  /** the operator's KENC key now */
+  kencKey: () => string;
+  /** what the RMS settings hand a client now, read at each handshake */
+  handout: () => TunnelHandout;
+}
+
+/** A tunnel as the port's tunnel list shows it (the port adds which port it is). */
+export type TunnelInfo = Omit<TunnelView, "portId" | "port">;
+
 export interface Link {
   socket: ByteSocket;
   ip: string;
@@ -37,27 +52,54 @@ export interface Link {
   failed: boolean;
 }
 
+/** What a tunnel carried: its link's records and its streams' bytes, each way. */
+interface TunnelBytes {
+  linkIn: number;
+  linkOut: number;
+  streamIn: number;
+  streamOut: number;
+}
+
 interface Tunnel {
   key: string;
   session: TunnelSession;
   link: Link | null;
   expiry: ReturnType<typeof setTimeout> | null;
+  name: string;
+  /** the address of its last link */
+  ip: string;
+  bytes: TunnelBytes;
+  since: number;
+  lastResume: number | null;
 }
 
 export interface TunnelFront {
   hooks: ConnectionHooks<KencGate<Link>>;
+  /** The tunnels the port keeps, connected or waiting for a resume. */
+  tunnels(): TunnelInfo[];
   /** Ends every tunnel and its streams (the port stops). */
   stop(): void;
+}
+
+/**
+ * Why a client may not open a tunnel, or null. A client of an earlier version sends no `client`
+ * frame: it can only be let in while no password is set.
+ */
+function passwordRefusal(password: string, client: Frame | null): string | null {
+  if (password === "") return null;
+  const proof = client?.type === FrameType.client ? client.proof : null;
+  if (proof === null) return "no RMS password given: this server asks for one";
+  return proofMatches(password, proof) ? null : "the RMS password is wrong";
 }
 
 /** Wraps a port's connection hooks: each stream of each tunnel is one connection to them. */
 export function tunnelFront<T>(
   hooks: ConnectionHooks<T>,
   variant: Variant,
-  log: (message: string) => void,
-  kencKey: () => string,
+  deps: TunnelFrontDeps,
   o: TunnelServerOptions = DEFAULT_TUNNEL_SERVER,
 ): TunnelFront {
+  const { log } = deps;
   const refusals = new RefusalLog(variant.name, log);
   const tunnels = new Map<string, Tunnel>();
 
@@ -67,7 +109,12 @@ export function tunnelFront<T>(
     t.session.end();
   };
 
-  const streamSink = (session: TunnelSession, id: number, ip: string): StreamSink | null => {
+  const streamSink = (
+    session: TunnelSession,
+    bytes: TunnelBytes,
+    id: number,
+    ip: string,
+  ): StreamSink | null => {
     let state: T | null = null;
     let done = false;
     const finish = () => {
@@ -76,7 +123,11 @@ export function tunnelFront<T>(
       hooks.close(state);
     };
     const socket: ByteSocket = {
-      write: (data) => session.write(id, typeof data === "string" ? Buffer.from(data) : data),
+      write: (data) => {
+        const n = session.write(id, typeof data === "string" ? Buffer.from(data) : data);
+        bytes.streamOut += n;
+        return n;
+      },
       end: () => {
         session.close(id);
         // a socket's close event comes after end(): the port expects the same order
@@ -87,54 +138,92 @@ export function tunnelFront<T>(
     if (state === null) return null;
     const s = state;
     return {
-      deliver: (bytes) => {
-        hooks.data(s, bytes);
-        return bytes.length;
+      deliver: (chunk) => {
+        bytes.streamIn += chunk.length;
+        hooks.data(s, chunk);
+        return chunk.length;
       },
       writable: () => hooks.drain(s),
       closed: finish,
     };
   };
 
-  const hello = (l: Link, f: Frame) => {
-    if (f.type !== FrameType.hello) throw new TunnelError("the first frame is not a hello");
+  /** The first record's frames: the hello, and from a client of this version its `client` frame. */
+  const hello = (l: Link, frames: Frame[]) => {
+    const f = frames.shift();
+    if (f?.type !== FrameType.hello) throw new TunnelError("the first frame is not a hello");
     if (f.variant !== variant.code) throw new TunnelError(`the client asks for tunnel variant ${f.variant}`);
     const peerWindow = checkWindow(f.window);
+    const client = frames[0]?.type === FrameType.client ? frames.shift() : undefined;
+    const writer = new RecordWriter(variant);
+    const handout = deps.handout();
+    const refusal = passwordRefusal(handout.password, client ?? null);
+    if (refusal !== null) {
+      // only a client that sent `client` knows the `refused` frame; an earlier one is just closed
+      if (client !== undefined)
+        l.socket.write(writer.record(encodeFrame({ type: FrameType.refused, reason: refusal }), false));
+      throw new TunnelError(refusal);
+    }
     const asked = Buffer.from(f.tunnel).toString("hex");
     let t = tunnels.get(asked);
     const resumed = t !== undefined;
     if (t === undefined) {
       const key = randomBytes(TUNNEL_ID_BYTES).toString("hex");
+      const bytes: TunnelBytes = { linkIn: 0, linkOut: 0, streamIn: 0, streamOut: 0 };
       const session: TunnelSession = new TunnelSession(
         variant,
         "server",
         {
-          opened: (id, address) => streamSink(session, id, address || (tunnels.get(key)?.link?.ip ?? "")),
+          opened: (id, address) =>
+            streamSink(session, bytes, id, address || (tunnels.get(key)?.link?.ip ?? "")),
           dead: () => tunnels.get(key)?.link?.socket.end(),
         },
         o.window,
         peerWindow,
         o.timing,
       );
-      t = { key, session, link: null, expiry: null };
+      t = {
+        key,
+        session,
+        link: null,
+        expiry: null,
+        name: "",
+        ip: l.ip,
+        bytes,
+        since: Date.now(),
+        lastResume: null,
+      };
       tunnels.set(key, t);
-    }
+    } else t.lastResume = Date.now();
     if (t.expiry) clearTimeout(t.expiry);
     t.expiry = null;
     // a client that resumes on a new link while the old one lingers: the new one wins
     if (t.link !== null) t.link.socket.end();
     t.link = l;
+    t.ip = l.ip;
+    t.name = (client?.type === FrameType.client ? client.name : "") || handout.settings.name;
     l.tunnel = t;
-    const writer = new RecordWriter(variant);
-    const welcome = encodeFrame({
-      type: FrameType.welcome,
-      tunnel: Buffer.from(t.key, "hex"),
-      resumed,
-      received: t.session.receivedCount,
-      window: o.window,
-    });
-    l.socket.write(writer.record(welcome, false));
-    t.session.attach(l.socket, writer, resumed ? f.received : 0);
+    const tunnel = t;
+    const counted: ByteSocket = {
+      write: (data) => {
+        tunnel.bytes.linkOut += typeof data === "string" ? Buffer.byteLength(data) : data.length;
+        return l.socket.write(data);
+      },
+      end: () => l.socket.end(),
+    };
+    const welcome: Uint8Array[] = [
+      encodeFrame({
+        type: FrameType.welcome,
+        tunnel: Buffer.from(t.key, "hex"),
+        resumed,
+        received: t.session.receivedCount,
+        window: o.window,
+      }),
+    ];
+    // the settings as they are now: a changed mapping or text reaches the client at its next resume
+    if (client !== undefined) welcome.push(encodeFrame({ type: FrameType.settings, ...handout.settings }));
+    counted.write(writer.record(Buffer.concat(welcome), false));
+    t.session.attach(counted, writer, resumed ? f.received : 0);
     if (resumed)
       log(`${variant.name} tunnel from ${l.ip}: resumed with its ${t.session.streamCount} streams`);
   };
@@ -148,13 +237,10 @@ export function tunnelFront<T>(
       try {
         for (const body of l.reader.push(chunk)) {
           const frames = decodeFrames(body);
-          if (l.tunnel === null) {
-            const first = frames.shift();
-            if (first === undefined) throw new TunnelError("an empty first record");
-            hello(l, first);
-          }
+          if (l.tunnel === null) hello(l, frames);
           (l.tunnel as Tunnel | null)?.session.receive(frames);
         }
+        if (l.tunnel !== null) l.tunnel.bytes.linkIn += chunk.length;
       } catch (e) {
         if (!(e instanceof TunnelError)) throw e;
         l.failed = true;
@@ -183,11 +269,22 @@ export function tunnelFront<T>(
     },
   };
   return {
-    hooks: kencFront(plain, log, kencKey, {
+    hooks: kencFront(plain, log, deps.kencKey, {
       salt: RMS_SALT,
       maxPending: TUNNEL_MAX_PENDING,
       name: variant.name,
     }),
+    tunnels: () =>
+      [...tunnels.values()].map((t) => ({
+        variant: variant.name,
+        name: t.name,
+        address: t.ip,
+        connected: t.link !== null,
+        streams: t.session.streamCount,
+        ...t.bytes,
+        since: t.since,
+        lastResume: t.lastResume,
+      })),
     stop: () => {
       for (const t of [...tunnels.values()]) endTunnel(t);
     },

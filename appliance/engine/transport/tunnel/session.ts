@@ -189,7 +189,7 @@ export class TunnelSession {
       case FrameType.keepalive:
         return;
       default:
-        throw new TunnelError("hello or welcome inside a tunnel");
+        throw new TunnelError(`handshake frame ${f.type} inside a tunnel`);
     }
   }
 

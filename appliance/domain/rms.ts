@@ -1,0 +1,53 @@
+/**
+ * The RMS settings (spec §3 "Other entities"; Settings → RMS): what a server appliance hands the
+ * farm-side tunnel clients of its RMS / RMS2 / RMS3 ports (docs/rms-tunnel.md), and what the engine
+ * tells of the tunnels it serves.
+ */
+
+/** The stored settings object of GET/POST /api/rms/config. */
+export interface RmsSettings {
+  /** "" for none; else a tunnel client must present it */
+  password: string;
+  /** default: every tunnel port on the same number locally; custom: `port_map` */
+  port_mode: "default" | "custom";
+  port_map: { server: number; local: number }[];
+  /** the client's default name */
+  client_name: string;
+  announcement: string;
+  other: string;
+}
+
+export const RMS_SETTING = "rms";
+
+export const RMS_DEFAULTS: RmsSettings = {
+  password: "",
+  port_mode: "default",
+  port_map: [],
+  client_name: "",
+  announcement: "",
+  other: "",
+};
+
+/** One tunnel of a running RMS-family port (GET /api/rms/tunnels). Times in ms since the epoch. */
+export interface TunnelView {
+  portId: number;
+  /** the server port the tunnel reached */
+  port: number;
+  variant: "RMS" | "RMS2" | "RMS3";
+  /** the name the client reports, else the client name the settings hand it */
+  name: string;
+  /** where the tunnel's link comes from (its last link's, while it waits for a resume) */
+  address: string;
+  /** false while the link is down and the tunnel waits for its client to resume it */
+  connected: boolean;
+  streams: number;
+  /** tunnel records received and sent, compressed, before KENC's framing (about 30 bytes per record more) */
+  linkIn: number;
+  linkOut: number;
+  /** what the streams carried: client → server and server → client (a broadcast counts per stream) */
+  streamIn: number;
+  streamOut: number;
+  since: number;
+  /** the last resume, null if the tunnel never resumed */
+  lastResume: number | null;
+}
