@@ -88,20 +88,38 @@ describe("pithead client", () => {
     expect(pool.workers.get("wal.rig4")?.shares).toBe(10);
   });
 
-  test("its options: a server is required, a key too, a tunnel variant is one of three, and the RMS password is refused", () => {
+  test("its options: a server is required, a key too, a tunnel variant is one of three, the RMS options need a tunnel", () => {
     const env = { PITHEAD_KENC_KEY: "k" };
     expect(parseClientArgs(["--server", "10.0.0.5:4000"], env)).toEqual({
       server: { host: "10.0.0.5", port: 4000 },
-      listen: { host: "0.0.0.0", port: 3333 },
+      listen: null,
+      bind: "0.0.0.0",
       kencKey: "k",
       tunnel: null,
+      password: "",
+      name: null,
     });
-    expect(parseClientArgs(["--server", "h:1", "--listen", "3334", "--kenc-key", "x"], {}).listen.port).toBe(
+    expect(parseClientArgs(["--server", "h:1", "--listen", "3334", "--kenc-key", "x"], {}).listen?.port).toBe(
       3334,
     );
     expect(() => parseClientArgs([], env)).toThrow(ClientArgsError);
     expect(() => parseClientArgs(["--server", "h:1"], {})).toThrow("a KENC key is required");
-    expect(() => parseClientArgs(["--server", "h:1", "--password", "p"], env)).toThrow("not implemented");
+    expect(() => parseClientArgs(["--server", "h:1", "--password", "p"], env)).toThrow("they need --tunnel");
+    const rms = parseClientArgs(
+      ["--server", "h:1", "--tunnel", "rms2", "--password", "p", "--name", " rack "],
+      {
+        ...env,
+        PITHEAD_RMS_PASSWORD: "from env",
+      },
+    );
+    expect([rms.password, rms.name]).toEqual(["p", "rack"]);
+    expect(
+      parseClientArgs(["--server", "h:1", "--tunnel", "rms2"], { ...env, PITHEAD_RMS_PASSWORD: "e" })
+        .password,
+    ).toBe("e");
+    expect(() =>
+      parseClientArgs(["--server", "h:1", "--tunnel", "rms", "--listen", "1", "--bind", "::"], env),
+    ).toThrow("--bind is for the mapped ports");
     expect(parseClientArgs(["--server", "h:1", "--tunnel", "RMS3"], env).tunnel).toBe(6);
     expect(() => parseClientArgs(["--server", "h:1", "--tunnel", "rms4"], env)).toThrow("--tunnel is rms");
     expect(() => parseClientArgs(["--server", "ssl://h:1"], env)).toThrow("--server needs HOST:PORT");
