@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { cli, RegtestPair, untilAsync } from "../support/poolnode/regtest.ts";
+import { cli, RegtestPair } from "../support/poolnode/regtest.ts";
+import { untilAsync } from "../support/stratum/port-fixture.ts";
 import { TestMiner } from "../support/stratum/test-miner.ts";
 import { expectToast, freePort, launch, login, type Server, shot, startServer } from "./harness.ts";
 

@@ -13,14 +13,8 @@ import { DaemonCalls } from "../../../appliance/poolnode/daemon/calls.ts";
 import { DaemonRpc, DaemonRpcError } from "../../../appliance/poolnode/daemon/rpc-client.ts";
 import { TemplatePoller } from "../../../appliance/poolnode/daemon/template-poller.ts";
 import { tempDir } from "../../support/appliance.ts";
-import {
-  cli,
-  cliJson,
-  RegtestPair,
-  RPC_PASSWORD,
-  RPC_USER,
-  untilAsync,
-} from "../../support/poolnode/regtest.ts";
+import { cli, cliJson, RegtestPair, RPC_PASSWORD, RPC_USER } from "../../support/poolnode/regtest.ts";
+import { untilAsync } from "../../support/stratum/port-fixture.ts";
 
 const LTC_RULES = ["segwit", "mweb"];
 

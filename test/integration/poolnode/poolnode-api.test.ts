@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { freePort, startTestAppliance, type TestAppliance } from "../../support/appliance.ts";
-import { cli, RegtestPair, RPC_PASSWORD, RPC_USER, untilAsync } from "../../support/poolnode/regtest.ts";
-import { until } from "../../support/stratum/port-fixture.ts";
+import { cli, RegtestPair, RPC_PASSWORD, RPC_USER } from "../../support/poolnode/regtest.ts";
+import { until, untilAsync } from "../../support/stratum/port-fixture.ts";
 import { RawClient } from "../../support/stratum/raw-client.ts";
 import { TestMiner } from "../../support/stratum/test-miner.ts";
 

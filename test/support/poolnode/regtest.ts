@@ -11,17 +11,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { freePort } from "../appliance.ts";
+import { untilAsync } from "../stratum/port-fixture.ts";
 
 export interface RegtestNode {
   datadir: string;
   rpcPort: number;
   p2pPort: number;
   proc: Subprocess<"ignore", "ignore", "pipe">;
-}
-
-/** Waits for an async condition; the test runner's timeout is the only bound (no timed assertion). */
-export async function untilAsync(cond: () => Promise<boolean>, stepMs = 100): Promise<void> {
-  while (!(await cond())) await Bun.sleep(stepMs);
 }
 
 function startNode(extra: string[]): RegtestNode {

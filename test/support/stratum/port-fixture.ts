@@ -149,3 +149,8 @@ export async function occupySlots(
 export async function until(cond: () => boolean, stepMs = 10): Promise<void> {
   while (!cond()) await Bun.sleep(stepMs);
 }
+
+/** Waits for an async condition; the test runner's timeout is the only bound (no timed assertion). */
+export async function untilAsync(cond: () => Promise<boolean>, stepMs = 100): Promise<void> {
+  while (!(await cond())) await Bun.sleep(stepMs);
+}
