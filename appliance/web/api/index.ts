@@ -13,6 +13,7 @@ import { portRoutes } from "./ports.ts";
 import { preferenceRoutes } from "./preferences.ts";
 import { ratioRoutes } from "./ratios.ts";
 import { remoteRoutes } from "./remote.ts";
+import { rmsTunnelRoutes } from "./rms-tunnels.ts";
 import { securityRoutes } from "./security.ts";
 import { metricsRoute, metricsTokenRoutes, systemRoutes } from "./system.ts";
 import { transferRoutes } from "./transfer.ts";
@@ -33,6 +34,7 @@ export const allRoutes: Route[] = [
   ...catalogRoutes,
   ...securityRoutes,
   ...preferenceRoutes,
+  ...rmsTunnelRoutes,
   ...alertRoutes,
   ...allBlacklistRoutes,
   ...remoteRoutes,
