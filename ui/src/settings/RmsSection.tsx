@@ -4,6 +4,7 @@ import { get, post } from "../lib/api.ts";
 import { t } from "../lib/i18n.ts";
 import { toast } from "../lib/toast.ts";
 import { BTN_PRIMARY, INPUT } from "../lib/ui.ts";
+import { RmsTunnels } from "./RmsTunnels.tsx";
 
 interface Rms {
   password: string;
@@ -14,7 +15,10 @@ interface Rms {
   other: string;
 }
 
-/** Front proxy (RMS): password, port mapping (default or custom server→local), client name, texts. */
+/**
+ * Front proxy (RMS): password, port mapping (default or custom server→local), client name, texts —
+ * handed to the farm clients of the tunnel ports at each connect — and the tunnels connected now.
+ */
 export function RmsSection() {
   const [s, setS] = useState<Rms>({
     password: "",
@@ -88,6 +92,7 @@ export function RmsSection() {
           {t("common.save")}
         </button>
       </div>
+      <RmsTunnels />
     </div>
   );
 }
