@@ -140,13 +140,17 @@ describe("what the server hands the client", () => {
       `listening on 127.0.0.1:${mappedLocal}, carrying miners to 127.0.0.1:${rmsPort} over one RMS3 tunnel`,
     );
     expect(out).toContain(`port "sha256-main" of the server's mapping`);
-    const miner = TestMiner.start({ port, user: "wal.map1", maxShares: 5, maxMs: 30_000 });
+    // a miner logged in and idle holds its stream open while the list is read
+    const idle = await RawClient.connect(port);
+    cleanup.push(() => idle.close());
+    idle.request(1, "mining.subscribe", ["rig/1.0"]);
+    idle.request(2, "mining.authorize", ["wal.map0", "x"]);
     await untilAsync(async () => (await tunnels()).some((x) => x.streams === 1));
     const [listed] = await tunnels();
     expect(listed).toMatchObject({ name: "rack-7", address: "127.0.0.1", variant: "RMS3", port: rmsPort });
-    const r = await miner.done;
+    const r = await TestMiner.start({ port, user: "wal.map1", maxShares: 5, maxMs: 30_000 }).done;
     expect(r.accepted).toBe(5);
-    // what the stream carried crossed the link, compressed
+    // what the streams carried crossed the link, compressed
     const [after] = await tunnels();
     expect(after?.streamIn).toBeGreaterThan(0);
     expect(after?.linkIn).toBeGreaterThan(0);
@@ -160,5 +164,34 @@ describe("what the server hands the client", () => {
     expect(
       (await t.client.get<{ items: unknown[] }>(`/api/rms/tunnels?port=${rmsPort + 1}`)).body.items,
     ).toEqual([]);
+  });
+});
+
+describe("a changed setting applies without restarting the port", () => {
+  test("a new password applies to the next handshake, a tunnel already up stays up; a new text reaches the next connect", async () => {
+    const { c: up } = farm(PASSWORD);
+    const miner = await RawClient.connect(up.port);
+    cleanup.push(() => miner.close());
+    miner.request(1, "mining.subscribe", ["rig/1.0"]);
+    miner.request(2, "mining.authorize", ["wal.up1", "x"]);
+    await untilAsync(async () => (await tunnels()).some((x) => x.streams === 1));
+    const current = (await t.client.get<Record<string, unknown>>("/api/rms/config")).body;
+    const changed = { ...current, password: "new pass", announcement: "new pool from Monday" };
+    expect((await t.client.post("/api/rms/config", changed)).status).toBe(200);
+
+    const { logs: old } = farm(PASSWORD);
+    await until(() => old.length > 0);
+    expect(old[0]).toContain("the server refuses the tunnel: the RMS password is wrong");
+    const handed: string[] = [];
+    const next = localTunnelClient(cleanup, rmsPort, KEY, RMS3, {
+      password: "new pass",
+      settings: (s) => handed.push(s.announcement),
+    });
+    await until(() => next.links === 1 && handed.length === 1);
+    expect(handed).toEqual(["new pool from Monday"]);
+    // the tunnel of before the change still carries its miner
+    expect(up.links).toBe(1);
+    expect(miner.closed).toBe(false);
+    expect((await tunnels()).map((x) => x.streams).sort()).toEqual([0, 1]);
   });
 });

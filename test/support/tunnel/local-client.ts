@@ -12,7 +12,9 @@ export function localTunnelClient(
   serverPort: number,
   kencKey: string,
   protocol: number,
-  more: Partial<Pick<TunnelClientOptions, "log" | "retryMs" | "timing" | "password" | "name">> = {},
+  more: Partial<
+    Pick<TunnelClientOptions, "log" | "retryMs" | "timing" | "password" | "name" | "settings">
+  > = {},
 ): RunningTunnelClient {
   const variant = variantOf(protocol);
   if (variant === null) throw new Error(`protocol ${protocol} is not a tunnel`);
