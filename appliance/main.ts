@@ -16,8 +16,8 @@ usage:
   pithead audit verify [--data-dir DIR]                        check the audit log's hash chain
   pithead version                                              print the version
   pithead bundle build|sign|verify ...                         OTA bundle tools
-  pithead client --server HOST:PORT [--listen [ADDR:]PORT] [--kenc-key KEY] [--tunnel rms|rms2|rms3]
-                                                               carry local miners to a KENC port, or
+  pithead client --server HOST:PORT [--listen [ADDR:]PORT] [--kenc-key KEY] [--tunnel rms|rms2|rms3
+                 [--password P] [--name NAME] [--bind ADDR]]   carry local miners to a KENC port, or
                                                                all of them over one RMS tunnel
 
 DIR defaults to ./data; the web port to the stored one (8080 at first); the HTTPS console's port
