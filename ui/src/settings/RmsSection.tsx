@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
+import { RMS_DEFAULTS, type RmsSettings as Rms } from "../../../appliance/domain/rms.ts";
 import { Field } from "../components/Field.tsx";
 import { get, post } from "../lib/api.ts";
 import { t } from "../lib/i18n.ts";
@@ -6,28 +7,12 @@ import { toast } from "../lib/toast.ts";
 import { BTN_PRIMARY, INPUT } from "../lib/ui.ts";
 import { RmsTunnels } from "./RmsTunnels.tsx";
 
-interface Rms {
-  password: string;
-  port_mode: "default" | "custom";
-  port_map: { server: number; local: number }[];
-  client_name: string;
-  announcement: string;
-  other: string;
-}
-
 /**
  * Front proxy (RMS): password, port mapping (default or custom server→local), client name, texts —
  * handed to the farm clients of the tunnel ports at each connect — and the tunnels connected now.
  */
 export function RmsSection() {
-  const [s, setS] = useState<Rms>({
-    password: "",
-    port_mode: "default",
-    port_map: [],
-    client_name: "",
-    announcement: "",
-    other: "",
-  });
+  const [s, setS] = useState<Rms>(RMS_DEFAULTS);
   const [map, setMap] = useState("");
   const [loaded, setLoaded] = useState(false);
   useEffect(() => {

@@ -1,26 +1,10 @@
+import type { TunnelView as Tunnel } from "../../../appliance/domain/rms.ts";
 import { EmptyRow } from "../components/EmptyRow.tsx";
 import { get } from "../lib/api.ts";
 import { formatBytes, formatTime } from "../lib/format.ts";
 import { t } from "../lib/i18n.ts";
 import { BTN_GHOST, TD, TH } from "../lib/ui.ts";
 import { useFetch } from "../lib/useFetch.ts";
-
-/** One row of GET /api/rms/tunnels (appliance/domain/rms.ts TunnelView). */
-interface Tunnel {
-  portId: number;
-  port: number;
-  variant: string;
-  name: string;
-  address: string;
-  connected: boolean;
-  streams: number;
-  linkIn: number;
-  linkOut: number;
-  streamIn: number;
-  streamOut: number;
-  since: number;
-  lastResume: number | null;
-}
 
 /** How many times smaller the link's records were than what the streams carried. */
 const ratio = (x: Tunnel): string => {
