@@ -172,7 +172,9 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
       throw new ServerRefusal(`the server refuses the tunnel: ${f.reason}`);
     }
     if (f?.type !== FrameType.welcome) throw new TunnelError("the first frame is not a welcome");
-    const handed = frames[0]?.type === FrameType.settings ? frames.shift() : undefined;
+    const next = frames[0];
+    const handed = next?.type === FrameType.settings ? next : undefined;
+    if (handed !== undefined) frames.shift();
     const peerWindow = checkWindow(f.window);
     if (!f.resumed && session !== null) {
       o.log(`${o.variant.name} ${server}: the server did not know the tunnel any more; its miners reconnect`);
@@ -209,7 +211,7 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
     welcomed = true;
     links++;
     if (f.resumed) o.log(`${o.variant.name} ${server}: tunnel resumed with its ${s.streamCount} miners`);
-    if (handed?.type === FrameType.settings) {
+    if (handed !== undefined) {
       handedName = handed.name;
       o.settings?.(handed);
     }

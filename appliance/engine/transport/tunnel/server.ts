@@ -81,13 +81,15 @@ export interface TunnelFront {
   stop(): void;
 }
 
+type ClientFrame = Extract<Frame, { type: typeof FrameType.client }>;
+
 /**
  * Why a client may not open a tunnel, or null. A client of an earlier version sends no `client`
  * frame: it can only be let in while no password is set.
  */
-function passwordRefusal(password: string, client: Frame | null): string | null {
+function passwordRefusal(password: string, client: ClientFrame | undefined): string | null {
   if (password === "") return null;
-  const proof = client?.type === FrameType.client ? client.proof : null;
+  const proof = client?.proof ?? null;
   if (proof === null) return "no RMS password given: this server asks for one";
   return proofMatches(password, proof) ? null : "the RMS password is wrong";
 }
@@ -148,60 +150,65 @@ export function tunnelFront<T>(
     };
   };
 
+  const newTunnel = (ip: string, peerWindow: number): Tunnel => {
+    const key = randomBytes(TUNNEL_ID_BYTES).toString("hex");
+    const bytes: TunnelBytes = { linkIn: 0, linkOut: 0, streamIn: 0, streamOut: 0 };
+    const session: TunnelSession = new TunnelSession(
+      variant,
+      "server",
+      {
+        opened: (id, address) =>
+          streamSink(session, bytes, id, address || (tunnels.get(key)?.link?.ip ?? "")),
+        dead: () => tunnels.get(key)?.link?.socket.end(),
+      },
+      o.window,
+      peerWindow,
+      o.timing,
+    );
+    const t: Tunnel = {
+      key,
+      session,
+      link: null,
+      expiry: null,
+      name: "",
+      ip,
+      bytes,
+      since: Date.now(),
+      lastResume: null,
+    };
+    tunnels.set(key, t);
+    return t;
+  };
+
   /** The first record's frames: the hello, and from a client of this version its `client` frame. */
   const hello = (l: Link, frames: Frame[]) => {
     const f = frames.shift();
     if (f?.type !== FrameType.hello) throw new TunnelError("the first frame is not a hello");
     if (f.variant !== variant.code) throw new TunnelError(`the client asks for tunnel variant ${f.variant}`);
     const peerWindow = checkWindow(f.window);
-    const client = frames[0]?.type === FrameType.client ? frames.shift() : undefined;
+    const next = frames[0];
+    const client = next?.type === FrameType.client ? next : undefined;
+    if (client !== undefined) frames.shift();
     const writer = new RecordWriter(variant);
     const handout = deps.handout();
-    const refusal = passwordRefusal(handout.password, client ?? null);
+    const refusal = passwordRefusal(handout.password, client);
     if (refusal !== null) {
       // only a client that sent `client` knows the `refused` frame; an earlier one is just closed
       if (client !== undefined)
         l.socket.write(writer.record(encodeFrame({ type: FrameType.refused, reason: refusal }), false));
       throw new TunnelError(refusal);
     }
-    const asked = Buffer.from(f.tunnel).toString("hex");
-    let t = tunnels.get(asked);
+    let t = tunnels.get(Buffer.from(f.tunnel).toString("hex"));
     const resumed = t !== undefined;
-    if (t === undefined) {
-      const key = randomBytes(TUNNEL_ID_BYTES).toString("hex");
-      const bytes: TunnelBytes = { linkIn: 0, linkOut: 0, streamIn: 0, streamOut: 0 };
-      const session: TunnelSession = new TunnelSession(
-        variant,
-        "server",
-        {
-          opened: (id, address) =>
-            streamSink(session, bytes, id, address || (tunnels.get(key)?.link?.ip ?? "")),
-          dead: () => tunnels.get(key)?.link?.socket.end(),
-        },
-        o.window,
-        peerWindow,
-        o.timing,
-      );
-      t = {
-        key,
-        session,
-        link: null,
-        expiry: null,
-        name: "",
-        ip: l.ip,
-        bytes,
-        since: Date.now(),
-        lastResume: null,
-      };
-      tunnels.set(key, t);
-    } else t.lastResume = Date.now();
+    if (t === undefined) t = newTunnel(l.ip, peerWindow);
+    else t.lastResume = Date.now();
     if (t.expiry) clearTimeout(t.expiry);
     t.expiry = null;
     // a client that resumes on a new link while the old one lingers: the new one wins
     if (t.link !== null) t.link.socket.end();
     t.link = l;
     t.ip = l.ip;
-    t.name = (client?.type === FrameType.client ? client.name : "") || handout.settings.name;
+    t.name = client?.name || handout.settings.name;
     l.tunnel = t;
     const tunnel = t;
     const counted: ByteSocket = {
