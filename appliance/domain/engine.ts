@@ -316,9 +316,43 @@ export interface OnlineStatView {
   ports: { portId: number; online: number; offline: number }[];
 }
 
+/** The columns a device list can be sorted by (GET /api/port/{id}/workers?sort=…). */
+export const DEVICE_SORT_KEYS = [
+  "name",
+  "wallet",
+  "ip",
+  "hashrate",
+  "m15",
+  "latency",
+  "valid",
+  "invalid",
+  "stale",
+  "loginAt",
+  "lastSubmitAt",
+  "online",
+] as const;
+export type DeviceSortKey = (typeof DEVICE_SORT_KEYS)[number];
+
+/** One page of a device list: filtered by `q` (name, wallet or address), sorted, sliced. */
+export interface DeviceQuery {
+  limit: number;
+  offset: number;
+  sort: DeviceSortKey;
+  order: "asc" | "desc";
+  q: string;
+}
+
+/** A device list as the API answers it: the whole list, or a page of it with the total matched. */
+export type DeviceList = DeviceView[] | { total: number; items: DeviceView[] };
+
 /** Read side of the device registry, one method per API call of spec §7 that shows live state. */
 export interface LiveStats {
   workers(portId: number): DeviceView[];
+  /**
+   * A port's device list without connection logs, whole (query null) or one page: paged where the
+   * devices are, so that a farm's 10,000 views do not cross threads for a page of 100.
+   */
+  workerList(portId: number, query: DeviceQuery | null): DeviceList;
   portLog(portId: number): PortLogEntry[];
   portIps(portId: number): IpView[];
   groupWorkers(portId: number): WalletView[];

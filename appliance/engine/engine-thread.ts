@@ -104,6 +104,7 @@ export class EngineThread implements EngineControl {
     this.post({ type: "init", timing: opts.timing, environment: opts.environment });
     this.live = {
       workers: (portId) => this.call("workers", [portId]),
+      workerList: (portId, query) => this.call("workerList", [portId, query]),
       portLog: (portId) => this.call("portLog", [portId]),
       portIps: (portId) => this.call("portIps", [portId]),
       groupWorkers: (portId) => this.call("groupWorkers", [portId]),

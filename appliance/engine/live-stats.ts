@@ -4,6 +4,8 @@
  */
 import type {
   CurrencyStatsView,
+  DeviceList,
+  DeviceQuery,
   DeviceStatsView,
   DeviceView,
   HashrateView,
@@ -15,6 +17,7 @@ import type {
   WalletView,
 } from "../domain/engine.ts";
 import type { Port } from "../domain/port.ts";
+import { pageDevices } from "../stats/device-page.ts";
 import type { DeviceRegistry } from "../stats/device-registry.ts";
 import { addRates, zeroRates } from "../stats/hashrate-window.ts";
 import type { ProxyPort } from "./port.ts";
@@ -29,6 +32,10 @@ export class EngineLiveStats implements LiveStats {
   workers(portId: number): DeviceView[] {
     const now = Date.now();
     return this.registry.devices(portId).map((d) => d.view(now));
+  }
+
+  workerList(portId: number, query: DeviceQuery | null): DeviceList {
+    return pageDevices(this.workers(portId), query);
   }
 
   portLog(portId: number): PortLogEntry[] {

@@ -4,14 +4,14 @@ import { ok, parseBody } from "../body.ts";
 import { notFound } from "../errors.ts";
 import type { Route } from "../router.ts";
 import { withConfiguredFee } from "./configured-fee.ts";
-import { devicePage } from "./device-page.ts";
+import { deviceQuery } from "./device-page.ts";
 import { coinChartColumns } from "./history.ts";
 import { portOr404 } from "./port-guards.ts";
 
 /** Per-port lists: path suffix → registry read. */
 const PORT_LISTS: [string, (live: LiveReads, portId: number, query: URLSearchParams) => Promise<unknown>][] =
   [
-    ["workers", async (l, id, q) => devicePage(await l.workers(id), q)],
+    ["workers", (l, id, q) => l.workerList(id, deviceQuery(q))],
     ["log", (l, id) => l.portLog(id)],
     ["ips", (l, id) => l.portIps(id)],
     ["g/workers", (l, id) => l.groupWorkers(id)],

@@ -1,6 +1,10 @@
 import { expect, test } from "bun:test";
 import type { DeviceView } from "../../../appliance/domain/engine.ts";
-import { devicePage } from "../../../appliance/web/api/device-page.ts";
+import { pageDevices } from "../../../appliance/stats/device-page.ts";
+import { deviceQuery } from "../../../appliance/web/api/device-page.ts";
+
+const devicePage = (devices: DeviceView[], params: URLSearchParams) =>
+  pageDevices(devices, deviceQuery(params));
 
 const zero = { current: 0, m15: 0, h4: 0, h24: 0 };
 function device(name: string, wallet: string, m15: number): DeviceView {

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import type { DeviceSortKey } from "../../../appliance/web/api/device-page.ts";
+import type { DeviceSortKey } from "../../../appliance/domain/engine.ts";
 import { EmptyRow } from "../components/EmptyRow.tsx";
 import { Pager } from "../components/Pager.tsx";
 import { get } from "../lib/api.ts";
