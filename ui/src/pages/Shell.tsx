@@ -25,7 +25,10 @@ export function Shell() {
       <NavBar onSettings={() => setSettings(true)} />
       <Warnings onSettings={() => setSettings(true)} />
       <main class="mx-auto max-w-7xl p-2 sm:p-4">
-        <Outlet />
+        {/* the pool-node and group-control pages load on demand */}
+        <Suspense fallback={null}>
+          <Outlet />
+        </Suspense>
       </main>
       {settings && (
         <Suspense fallback={null}>
