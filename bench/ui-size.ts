@@ -12,10 +12,6 @@ const budgetArg = process.argv.indexOf("--budget");
 const budget = budgetArg > 0 ? Number(process.argv[budgetArg + 1]) : 80 * 1024;
 
 const gz = (buf: Buffer | string) => gzipSync(buf, { level: 9 }).length;
-const html = readFileSync(join(dist, "index.html"), "utf8");
-const entry = /src="([^"]+\.js)"/.exec(html)?.[1];
-if (!entry) throw new Error("no entry script in ui/dist/index.html");
-
 /** Static imports of an ESM chunk: `import ... from "./x.js"` and `import "./x.js"`, not `import("./x.js")`. */
 export function staticImports(code: string): string[] {
   const out = new Set<string>();
@@ -26,27 +22,36 @@ export function staticImports(code: string): string[] {
   return [...out];
 }
 
-const first = new Map<string, number>();
-const visit = (rel: string) => {
-  const name = rel.replace(/^\.?\/?assets\//, "").replace(/^\.\//, "");
-  if (first.has(name)) return;
-  const code = readFileSync(join(dist, "assets", name), "utf8");
-  first.set(name, gz(code));
-  for (const dep of staticImports(code)) visit(dep);
-};
-visit(entry);
+/** The first load of a built console: gzip size of index.html and of each statically imported chunk. */
+export function firstLoad(dir = dist): { htmlGz: number; chunks: Map<string, number>; total: number } {
+  const html = readFileSync(join(dir, "index.html"), "utf8");
+  const entry = /src="([^"]+\.js)"/.exec(html)?.[1];
+  if (!entry) throw new Error("no entry script in ui/dist/index.html");
+  const chunks = new Map<string, number>();
+  const visit = (rel: string) => {
+    const name = rel.replace(/^\.?\/?assets\//, "").replace(/^\.\//, "");
+    if (chunks.has(name)) return;
+    const code = readFileSync(join(dir, "assets", name), "utf8");
+    chunks.set(name, gz(code));
+    for (const dep of staticImports(code)) visit(dep);
+  };
+  visit(entry);
+  const htmlGz = gz(html);
+  return { htmlGz, chunks, total: htmlGz + [...chunks.values()].reduce((x, y) => x + y, 0) };
+}
 
-const htmlGz = gz(html);
-const total = htmlGz + [...first.values()].reduce((a, b) => a + b, 0);
-const lazy = readdirSync(join(dist, "assets")).filter((f) => !first.has(f));
-const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-console.log(`index.html            ${kb(htmlGz)}`);
-for (const [f, n] of first) console.log(`${f.padEnd(22)}${kb(n)}`);
-console.log(`first load (gzip)     ${kb(total)}  budget ${kb(budget)}`);
-console.log(
-  `lazy chunks: ${lazy.length}, ${kb(lazy.reduce((a, f) => a + gz(readFileSync(join(dist, "assets", f))), 0))} gzip in all`,
-);
-if (total > budget) {
-  console.error("over budget");
-  process.exit(1);
+if (import.meta.main) {
+  const { htmlGz, chunks: first, total } = firstLoad();
+  const lazy = readdirSync(join(dist, "assets")).filter((f) => !first.has(f));
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+  console.log(`index.html            ${kb(htmlGz)}`);
+  for (const [f, n] of first) console.log(`${f.padEnd(22)}${kb(n)}`);
+  console.log(`first load (gzip)     ${kb(total)}  budget ${kb(budget)}`);
+  console.log(
+    `lazy chunks: ${lazy.length}, ${kb(lazy.reduce((a, f) => a + gz(readFileSync(join(dist, "assets", f))), 0))} gzip in all`,
+  );
+  if (total > budget) {
+    console.error("over budget");
+    process.exit(1);
+  }
 }
