@@ -6,7 +6,7 @@ import { INITIAL_PASSWORD_FILE } from "./auth/account.ts";
 import { announcePassword } from "./auth/password-notice.ts";
 import type { Config } from "./config.ts";
 import type { EngineTiming } from "./domain/engine.ts";
-import { RMS_DEFAULTS, RMS_SETTING, type RmsSettings } from "./domain/rms.ts";
+import { RMS_DEFAULTS, RMS_SETTING, RMS_UPSTREAM_SETTING, type RmsSettings } from "./domain/rms.ts";
 import { EngineThread } from "./engine/engine-thread.ts";
 import { SeriesStore } from "./stats/series-store.ts";
 import { targetsInForce } from "./stats/targets-in-force.ts";
@@ -71,7 +71,8 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
   series.start();
   const certificate = f.certificates.current();
   // The engine runs on its own thread: what it reads of the appliance goes over now and on each
-  // change (the certificate below, the KENC key, blacklists and RMS settings in their API calls).
+  // change (the certificate below, the KENC key, blacklists, RMS settings and upstream RMS password in
+  // their API calls).
   const engine = new EngineThread({
     environment: {
       certificate: { cert: certificate.cert, key: certificate.key },
@@ -79,6 +80,7 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
       bannedIps: f.blacklists.list("ip"),
       bannedWallets: f.blacklists.list("wallet"),
       rms: f.settings.get<RmsSettings>(RMS_SETTING, RMS_DEFAULTS),
+      rmsUpstreamPassword: f.settings.get<string>(RMS_UPSTREAM_SETTING, ""),
     },
     events: {
       log: (level, portId, message) => {

@@ -40,8 +40,11 @@ export interface TunnelClientOptions {
   kencKey: string;
   variant: Variant;
   log: (message: string) => void;
-  /** the server's RMS password, "" or absent for none */
-  password?: string;
+  /**
+   * the server's RMS password, "" or absent for none; a function is read as each link is dialled, so
+   * a changed password reaches the server at the next connect or resume (the engine's pool tunnels)
+   */
+  password?: string | (() => string);
   /** the name the client reports; absent: the one the server's settings hand it */
   name?: string;
   /** what the server's RMS settings hand the client, at each connect and resume */
@@ -97,7 +100,14 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
   let stopped = false;
   let giveUp: ReturnType<typeof setTimeout> | null = null;
   let listener: TCPSocketListener<Miner> | null = null;
-  const proof = o.password ? passwordProof(o.password) : null;
+  const password = o.password ?? "";
+  /** the proof of the password last read: scrypt costs tens of ms, not to be paid at each dial */
+  let proven: { password: string; proof: Uint8Array | null } = { password: "", proof: null };
+  const proof = (): Uint8Array | null => {
+    const p = typeof password === "function" ? password() : password;
+    if (p !== proven.password) proven = { password: p, proof: p ? passwordProof(p) : null };
+    return proven.proof;
+  };
   /** the name the server's settings handed, reported on the next connect */
   let handedName = "";
 
@@ -273,7 +283,7 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
       received: session?.receivedCount ?? 0,
       window,
     });
-    const client = encodeFrame({ type: FrameType.client, proof, name: o.name ?? handedName });
+    const client = encodeFrame({ type: FrameType.client, proof: proof(), name: o.name ?? handedName });
     l.write(writer.record(Buffer.concat([hello, client]), false));
   };
 

@@ -60,6 +60,8 @@ export interface EngineEnvironment {
   bannedWallets: readonly string[];
   /** the RMS settings a tunnel port checks and hands out at each handshake */
   rms: RmsSettings;
+  /** the RMS password this appliance presents to the tunnel ports its RMS2/RMS3 pools reach, "" for none */
+  rmsUpstreamPassword: string;
 }
 
 export type LogLevel = "info" | "warn" | "error";
@@ -141,6 +143,11 @@ export interface EngineDeps {
   kencKey?: () => string;
   /** The RMS settings now (Settings → RMS), read at each tunnel handshake; none set unless given. */
   rms?: () => RmsSettings;
+  /**
+   * The RMS password presented to the tunnel ports of RMS2/RMS3 pools (Settings → RMS), read as each
+   * tunnel link is dialled; "" (or absent) for none.
+   */
+  rmsUpstreamPassword?: () => string;
   /** Address proxy ports bind; "0.0.0.0" unless set (tests use 127.0.0.1). */
   listenHostname?: string;
   /**

@@ -19,6 +19,13 @@ export interface RmsSettings {
 
 export const RMS_SETTING = "rms";
 
+/**
+ * The farm side's own setting, apart from the object above (whose password this appliance asks of
+ * its clients): the RMS password it presents to the tunnel ports its RMS2/RMS3 pools reach
+ * (GET/POST /api/rms/upstream). One value for all of them, like the KENC key those tunnels share.
+ */
+export const RMS_UPSTREAM_SETTING = "rms_upstream_password";
+
 export const RMS_DEFAULTS: RmsSettings = {
   password: "",
   port_mode: "default",

@@ -36,6 +36,7 @@ export class EngineHost implements EngineCommands {
       isWalletBanned: (wallet) => this.bannedWallets.has(wallet),
       kencKey: () => this.environment.kencKey,
       rms: () => this.environment.rms,
+      rmsUpstreamPassword: () => this.environment.rmsUpstreamPassword,
       log: (level, portId, message) => emit({ type: "log", level, portId, message }),
       timing: init.timing,
       series: {

@@ -12,6 +12,7 @@ import { EngineLiveStats } from "./live-stats.ts";
 import { pingUpstream } from "./ping.ts";
 import { ProxyPort } from "./port.ts";
 import { type TunnelHandout, tunnelHandout } from "./transport/tunnel/handout.ts";
+import { uplinkCredentials } from "./transport/tunnel/uplinks.ts";
 
 export const DEFAULT_TIMING: EngineTiming = {
   loginTimeoutMs: 30_000,
@@ -138,7 +139,7 @@ export class Engine {
     timeoutMs: number,
     category: string | null = null,
   ): Promise<number> {
-    return pingUpstream(address, connType, timeoutMs, category, () => this.deps.kencKey?.() ?? "");
+    return pingUpstream(address, connType, timeoutMs, category, uplinkCredentials(this.deps));
   }
 
   async tunnels(): Promise<TunnelView[]> {

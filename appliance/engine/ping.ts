@@ -7,21 +7,21 @@
 import { PROXY_AGENT } from "./stratum/agent.ts";
 import { probeBitcoinPool } from "./stratum/bitcoin/probe.ts";
 import { familyFor } from "./stratum/families.ts";
-import { TunnelUplinks } from "./transport/tunnel/uplinks.ts";
+import { NO_CREDENTIALS, TunnelUplinks, type UplinkCredentials } from "./transport/tunnel/uplinks.ts";
 
 export async function pingUpstream(
   address: string,
   connType: number,
   timeoutMs: number,
   category: string | null = null,
-  /** the KENC key an RMS2/RMS3 pool (another Pithead's tunnel port) is reached with */
-  kencKey: () => string = () => "",
+  /** the KENC key and RMS password an RMS2/RMS3 pool (another Pithead's tunnel port) is reached with */
+  credentials: UplinkCredentials = NO_CREDENTIALS,
 ): Promise<number> {
   const family = category === null ? null : familyFor(category);
   if (category !== null && family === null)
     throw new Error(`the ${category} protocol family is not implemented`);
   // an RMS2/RMS3 pool is tested as a port reaches it: through a tunnel of its own, for this test only
-  const uplinks = new TunnelUplinks(kencKey, () => {});
+  const uplinks = new TunnelUplinks(credentials, () => {});
   try {
     const ep = uplinks.endpoint(address, connType);
     if (ep === null) throw new Error("invalid pool address");

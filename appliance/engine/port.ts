@@ -23,7 +23,7 @@ import { startFrontedListener } from "./transport/fronted-listener.ts";
 import type { ConnectionHooks, RunningListener } from "./transport/listener.ts";
 import type { TunnelHandout } from "./transport/tunnel/handout.ts";
 import type { TunnelInfo } from "./transport/tunnel/server.ts";
-import { TunnelUplinks } from "./transport/tunnel/uplinks.ts";
+import { TunnelUplinks, uplinkCredentials } from "./transport/tunnel/uplinks.ts";
 
 export const FORWARD_CATEGORY = "nginx";
 
@@ -97,10 +97,7 @@ export class ProxyPort implements PortContext {
     this.fee.holdMs = feeHoldMs;
     this.fee.setWallets(config.wallets);
     const family = this.family;
-    this.uplinks = new TunnelUplinks(
-      () => deps.kencKey?.() ?? "",
-      (m) => this.log("warn", m),
-    );
+    this.uplinks = new TunnelUplinks(uplinkCredentials(deps), (m) => this.log("warn", m));
     const [main, standby] = this.poolEndpoints(config);
     this.route = new PoolRoute(
       main,

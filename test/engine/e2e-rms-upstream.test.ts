@@ -6,6 +6,7 @@
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { ConnectMode, ListenProtocol } from "../../appliance/domain/port.ts";
+import { RMS_DEFAULTS } from "../../appliance/domain/rms.ts";
 import { startKencPort } from "../support/kenc/kenc-port.ts";
 import { feeWallet, makeEngine, makePort, until } from "../support/stratum/port-fixture.ts";
 import { TestMiner } from "../support/stratum/test-miner.ts";
@@ -75,3 +76,35 @@ test("the pool connection test reaches an RMS3 pool through a tunnel, and fails 
   cleanup.push(() => stranger.engine.shutdown());
   await expect(stranger.engine.ping(address, ConnectMode.RMS3, 2_000, "sha256")).rejects.toThrow();
 });
+
+const PASSWORD = "server asks 7f3a";
+
+for (const [what, given, reason] of [
+  ["a wrong RMS password", "server asks 0000", "the RMS password is wrong"],
+  ["no RMS password", "", "no RMS password given: this server asks for one"],
+] as const)
+  test(`a server port that asks for an RMS password refuses a farm port with ${what}, which mines once given the right one`, async () => {
+    const server = await startKencPort(
+      cleanup,
+      KEY,
+      [],
+      { protocol: ListenProtocol.RMS3 },
+      { rms: () => ({ ...RMS_DEFAULTS, password: PASSWORD }) },
+    );
+    let upstream: string = given;
+    const farm = makeEngine({}, { kencKey: () => KEY, rmsUpstreamPassword: () => upstream });
+    cleanup.push(() => farm.engine.shutdown());
+    const address = `127.0.0.1:${server.listen}`;
+    const local = await farm.start(makePort({ pool_address: address, connect_mode: ConnectMode.RMS3 }));
+    // the farm port's log says why its pool cannot be reached
+    const refusal = `pool tunnel: RMS3 ${address}: the server refuses the tunnel: ${reason}`;
+    await until(() => farm.logs.some((l) => l.includes(refusal)));
+    await expect(farm.engine.ping(address, ConnectMode.RMS3, 2_000, "sha256")).rejects.toThrow();
+    expect(server.pool.workers.size).toBe(0);
+    // the operator sets the right password: the tunnel's next dial presents it, the port is not restarted
+    upstream = PASSWORD;
+    const r = await TestMiner.start({ port: local, user: "wal.pw1", maxShares: 10, maxMs: 30_000 }).done;
+    expect(r.accepted).toBe(10);
+    expect(server.pool.workers.get("wal.pw1")?.shares).toBe(10);
+    expect(await farm.engine.ping(address, ConnectMode.RMS3, 5_000, "sha256")).toBeGreaterThanOrEqual(0);
+  });

@@ -2,13 +2,14 @@
  * A port keyed by the operator's KENC key on a test engine, in front of a test pool: by default a
  * KENC port (spec §4: SSL with et_mode 1); `over` makes it an RMS tunnel port instead.
  */
+import type { EngineDeps } from "../../../appliance/domain/engine.ts";
 import { ListenProtocol, type Port } from "../../../appliance/domain/port.ts";
 import { makeEngine, makePort } from "../stratum/port-fixture.ts";
 import { TestPool } from "../stratum/test-pool.ts";
 
 /**
- * Starts the pool, the engine (whose KENC key `setKey` changes) and the port; what must be stopped
- * afterwards goes to `cleanup`.
+ * Starts the pool, the engine (whose KENC key `setKey` changes; `rms`: the RMS settings its tunnel
+ * ports hand out) and the port; what must be stopped afterwards goes to `cleanup`.
  */
 export async function startKencPort(
   cleanup: Array<() => Promise<void> | void>,
@@ -20,10 +21,11 @@ export async function startKencPort(
     protocol: ListenProtocol.SSL,
     setting: { et_mode: 1 },
   },
+  rms: Pick<EngineDeps, "rms"> = {},
 ) {
   const pool = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8 });
   let kencKey = key;
-  const t = makeEngine({}, { kencKey: () => kencKey });
+  const t = makeEngine({}, { kencKey: () => kencKey, ...rms });
   cleanup.push(
     () => pool.stop(),
     () => t.engine.shutdown(),

@@ -97,7 +97,7 @@ export const FAST_TIMING: Partial<EngineTiming> = {
 
 export function makeEngine(
   timing: Partial<EngineTiming> = {},
-  extra: Pick<EngineDeps, "kencKey"> = {},
+  extra: Pick<EngineDeps, "kencKey" | "rms" | "rmsUpstreamPassword"> = {},
 ): TestEngine {
   const logs: string[] = [];
   const bannedIps = new Set<string>();

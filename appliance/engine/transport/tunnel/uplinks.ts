@@ -4,13 +4,33 @@
  * pool address the port runs the farm-side tunnel client on a loopback port and hands its sessions
  * that loopback endpoint, so every family dials it as a plain TCP pool and all of the port's pool
  * connections cross one tunnel, which resumes after a dropped link without dropping them.
+ * The server appliance must share this one's KENC key and, when it asks for one, be given its RMS
+ * password: both are one value for the whole appliance (Settings → KENC key, Settings → RMS).
  */
 import { type RunningTunnelClient, startTunnelClient } from "../../../client/tunnel-client.ts";
+import type { EngineDeps } from "../../../domain/engine.ts";
 import { ConnectMode } from "../../../domain/port.ts";
 import { type Endpoint, parseEndpoint } from "../endpoint.ts";
 import { variantOf } from "./records.ts";
 
 const TUNNEL_MODES: readonly number[] = [ConnectMode.RMS2, ConnectMode.RMS3];
+
+/** What the server appliance asks of this one. */
+export interface UplinkCredentials {
+  /** read as a tunnel starts: a changed key applies when the port restarts */
+  kencKey(): string;
+  /** read as each link is dialled, so a corrected password reaches the server at the next retry; "" for none */
+  rmsPassword(): string;
+}
+
+export const NO_CREDENTIALS: UplinkCredentials = { kencKey: () => "", rmsPassword: () => "" };
+
+/** The operator's KENC key and upstream RMS password as the engine reads them now. */
+export function uplinkCredentials(
+  deps: Pick<EngineDeps, "kencKey" | "rmsUpstreamPassword">,
+): UplinkCredentials {
+  return { kencKey: () => deps.kencKey?.() ?? "", rmsPassword: () => deps.rmsUpstreamPassword?.() ?? "" };
+}
 
 interface Uplink {
   client: RunningTunnelClient;
@@ -22,8 +42,7 @@ export class TunnelUplinks {
   private readonly uplinks = new Map<string, Uplink>();
 
   constructor(
-    /** the operator's KENC key, which the server appliance must share */
-    private readonly kencKey: () => string,
+    private readonly credentials: UplinkCredentials,
     private readonly log: (message: string) => void,
   ) {}
 
@@ -40,7 +59,8 @@ export class TunnelUplinks {
       listenHost: "127.0.0.1",
       listenPort: 0,
       server: remote,
-      kencKey: this.kencKey(),
+      kencKey: this.credentials.kencKey(),
+      password: () => this.credentials.rmsPassword(),
       variant,
       log: (m) => this.log(`pool tunnel: ${m}`),
     });
