@@ -14,6 +14,7 @@ import { preferenceRoutes } from "./preferences.ts";
 import { ratioRoutes } from "./ratios.ts";
 import { remoteRoutes } from "./remote.ts";
 import { rmsTunnelRoutes } from "./rms-tunnels.ts";
+import { rmsUpstreamRoutes } from "./rms-upstream.ts";
 import { securityRoutes } from "./security.ts";
 import { metricsRoute, metricsTokenRoutes, systemRoutes } from "./system.ts";
 import { transferRoutes } from "./transfer.ts";
@@ -35,6 +36,7 @@ export const allRoutes: Route[] = [
   ...securityRoutes,
   ...preferenceRoutes,
   ...rmsTunnelRoutes,
+  ...rmsUpstreamRoutes,
   ...alertRoutes,
   ...allBlacklistRoutes,
   ...remoteRoutes,
