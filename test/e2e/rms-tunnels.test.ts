@@ -58,7 +58,7 @@ const api = <T>(method: string, path: string, body?: unknown): Promise<{ status:
     [method, path, body] as const,
   ) as Promise<{ status: number; body: T }>;
 
-test("a connected farm client is listed under Settings → RMS with its name and its miner", async () => {
+test("a connected farm client is listed under Settings → RMS with its name and its miner; the upstream password is saved masked", async () => {
   await login(page, server.url, "admin", server.password());
   const port = freePort();
   expect((await api("POST", "/api/kc/key", { k: KEY })).status).toBe(200);
@@ -86,4 +86,12 @@ test("a connected farm client is listed under Settings → RMS with its name and
   const cells = await row.locator("td").allInnerTexts();
   expect(cells.slice(0, 4)).toEqual(["rack-9", "127.0.0.1", `${port} RMS3`, "1"]);
   await shot(page, "rms-tunnels");
+
+  // the farm side's own password, under the same Save: it comes back masked, never in clear
+  const upstream = page.getByLabel("Password for the RMS servers this appliance's pools reach");
+  await upstream.fill("upstream e2e pass");
+  await page.getByTestId("settings").getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByText("Saved").first().waitFor();
+  expect((await api("GET", "/api/rms/upstream")).body).toEqual({ password: "********" });
+  expect(await upstream.inputValue()).toBe("********");
 });

@@ -6,21 +6,27 @@ import { t } from "../lib/i18n.ts";
 import { toast } from "../lib/toast.ts";
 import { BTN_PRIMARY, INPUT } from "../lib/ui.ts";
 import { RmsTunnels } from "./RmsTunnels.tsx";
+import { type RmsUpstream, RmsUpstreamField } from "./RmsUpstream.tsx";
 
 /**
  * Front proxy (RMS): password, port mapping (default or custom server→local), client name, texts —
- * handed to the farm clients of the tunnel ports at each connect — and the tunnels connected now.
+ * handed to the farm clients of the tunnel ports at each connect —, the password this appliance's own
+ * RMS2/RMS3 pools present upstream (saved by the same button), and the tunnels connected now.
  */
 export function RmsSection() {
   const [s, setS] = useState<Rms>(RMS_DEFAULTS);
   const [map, setMap] = useState("");
+  /** null until read: a form that could not read the stored password must not overwrite it */
+  const [upstream, setUpstream] = useState<string | null>(null);
   const [loaded, setLoaded] = useState(false);
   useEffect(() => {
-    get<Rms>("/api/rms/config", { quiet: true })
-      .then((r) => {
+    Promise.all([
+      get<Rms>("/api/rms/config", { quiet: true }).then((r) => {
         setS(r);
         setMap(r.port_map.map((m) => `${m.server}:${m.local}`).join("\n"));
-      })
+      }),
+      get<RmsUpstream>("/api/rms/upstream", { quiet: true }).then((r) => setUpstream(r.password)),
+    ])
       .catch(() => undefined)
       .finally(() => setLoaded(true));
   }, []);
@@ -30,7 +36,14 @@ export function RmsSection() {
       .map((l) => l.trim().split(":").map(Number))
       .filter((p) => p.length === 2 && p.every((n) => Number.isInteger(n) && n > 0))
       .map(([server, local]) => ({ server, local }));
-    post("/api/rms/config", { ...s, port_map }, { quiet: true }).then(
+    Promise.all([
+      post("/api/rms/config", { ...s, port_map }, { quiet: true }),
+      upstream === null
+        ? null
+        : post<RmsUpstream>("/api/rms/upstream", { password: upstream }, { quiet: true }).then((r) =>
+            setUpstream(r.password),
+          ),
+    ]).then(
       () => toast("ok", t("common.saved")),
       () => toast("err", t("lang.rms.err_update")),
     );
@@ -72,6 +85,7 @@ export function RmsSection() {
       )}
       {text("announcement", "rms.announcement")}
       {text("other", "rms.other")}
+      <RmsUpstreamField value={upstream ?? ""} onChange={setUpstream} />
       <div class="sm:col-span-2">
         <button type="button" class={BTN_PRIMARY} disabled={!loaded} onClick={save}>
           {t("common.save")}
