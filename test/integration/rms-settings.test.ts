@@ -93,6 +93,19 @@ describe("RMS password", () => {
     expect(logs).toEqual([]);
   });
 
+  test("the password reads back masked, and a save that sends the mask back keeps it", async () => {
+    const shown = (await t.client.get<{ password: string; other: string }>("/api/rms/config")).body;
+    expect(shown.password).toBe("********");
+    const saved = await t.client.post<{ password: string }>("/api/rms/config", {
+      ...shown,
+      other: shown.other,
+    });
+    expect(saved.body.password).toBe("********");
+    const { c, logs } = farm(PASSWORD);
+    await until(() => c.links === 1);
+    expect(logs).toEqual([]);
+  });
+
   for (const [what, password, reason] of [
     ["a wrong password", "farm pass 8", "the RMS password is wrong"],
     ["no password", undefined, "no RMS password given: this server asks for one"],

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { keep, mask } from "../../alerts/channel-settings.ts";
 import { RMS_DEFAULTS, RMS_SETTING } from "../../domain/rms.ts";
 import type { AppContext } from "../app-context.ts";
 import { audit } from "../audit.ts";
@@ -18,6 +19,9 @@ interface SettingObject<T extends z.ZodType> {
   defaults: z.infer<T>;
   /** hands a saved value to whoever reads it besides the store; the answer waits for it */
   applied?: (app: AppContext, value: z.infer<T>) => Promise<void>;
+  /** what a read shows (a secret masked), and how a save that sends the mask back keeps it */
+  shown?: (value: z.infer<T>) => z.infer<T>;
+  kept?: (next: z.infer<T>, stored: z.infer<T>) => z.infer<T>;
 }
 
 const rmsSchema = z.object({
@@ -66,18 +70,25 @@ const endpointSchema = z.object({
 });
 
 function settingRoutes<T extends z.ZodType>(o: SettingObject<T>): Route[] {
+  const shown = o.shown ?? ((v: z.infer<T>) => v);
   return [
-    { method: "GET", path: o.path, handler: ({ app }) => Response.json(app.settings.get(o.key, o.defaults)) },
+    {
+      method: "GET",
+      path: o.path,
+      handler: ({ app }) => Response.json(shown(app.settings.get(o.key, o.defaults))),
+    },
     {
       method: "POST",
       path: o.path,
       handler: async (r) => {
         const { app, req } = r;
-        const value = await parseBody(req, o.schema);
-        audit(r, `setting ${o.key}`, app.settings.get(o.key, o.defaults), value);
+        const stored = app.settings.get(o.key, o.defaults);
+        const sent = await parseBody(req, o.schema);
+        const value = o.kept ? o.kept(sent, stored) : sent;
+        audit(r, `setting ${o.key}`, stored, value);
         app.settings.set(o.key, value);
         await o.applied?.(app, value);
-        return Response.json(value);
+        return Response.json(shown(value));
       },
     },
   ];
@@ -97,6 +108,9 @@ export const preferenceRoutes: Route[] = [
     defaults: RMS_DEFAULTS,
     // the tunnel ports read them at each handshake, on the engine's thread
     applied: (app, rms) => app.engine.setEnvironment({ rms }),
+    // the password its tunnel clients must present never leaves in clear, as other secrets
+    shown: (rms) => ({ ...rms, password: mask(rms.password) }),
+    kept: (next, stored) => ({ ...next, password: keep(next.password, stored.password) }),
   }),
   ...settingRoutes({
     path: "/api/local/pool/endpoint",

@@ -18,9 +18,8 @@ const shown = (password: string) => Response.json({ password: mask(password) });
 /**
  * The farm side of appliance chaining (docs/rms-tunnel.md, "Upstream"): the RMS password this
  * appliance presents to the tunnel ports its RMS2/RMS3 pools reach. Beside /api/rms/config rather
- * than inside it: that object's password is what this appliance asks of its own clients, and it is
- * read back in clear for the console's form, which this one must not be. Guarded like the KENC key
- * it goes with (an admin session, no re-authentication).
+ * than inside it: that object's password is what this appliance asks of its own clients. Guarded
+ * like the KENC key it goes with (an admin session, no re-authentication).
  */
 export const rmsUpstreamRoutes: Route[] = [
   { method: "GET", path: "/api/rms/upstream", handler: ({ app }) => shown(stored(app)) },
