@@ -4,6 +4,8 @@
  * gather what they have to say within one turn of their event loop into one message, so a page of
  * the console that reads a thousand ports' figures costs one message each way, not a thousand.
  */
+
+import type { DeviceState } from "../alerts/sources.ts";
 import type {
   EngineEnvironment,
   EngineTiming,
@@ -18,20 +20,10 @@ import type {
 import type { Port, PortStat } from "../domain/port.ts";
 import type { TunnelView } from "../domain/rms.ts";
 
-/** What the alert rules read of a device (alerts/sources.ts DeviceState). */
-export interface DeviceStateCopy {
-  key: string;
-  portId: number;
-  wallet: string;
-  name: string;
-  ip: string;
-  connections: number;
-  lastSeen: number;
-}
-
 /** What one evaluation of the alert rules reads of the engine, taken in one call. */
 export interface AlertReadings {
-  devices: DeviceStateCopy[];
+  /** what the offline rule reads of each device, copied off the engine's thread */
+  devices: DeviceState[];
   ports: { portId: number; acceptedWork: number; stats: PortStatsView }[];
 }
 
