@@ -5,11 +5,11 @@
  * a read shows MASK where one is set, and a save that sends MASK back keeps the stored secret.
  */
 import { z } from "zod";
+import { keep, mask } from "../domain/secret-mask.ts";
 import { sha256Fingerprint } from "../ops/cert/fingerprint.ts";
 import type { SettingsStore } from "../store/settings.ts";
 
 export const CHANNEL_SETTING = "alert_channels";
-export const MASK = "********";
 
 const E = "lang.alert.err_save";
 const text = (max: number) => z.string(E).trim().max(max, E).default("");
@@ -90,9 +90,6 @@ export function readChannels(settings: SettingsStore): Channels {
   const parsed = channelsSchema.safeParse(settings.get<unknown>(CHANNEL_SETTING, {}));
   return parsed.success ? parsed.data : channelsSchema.parse({});
 }
-
-export const mask = (s: string) => (s === "" ? "" : MASK);
-export const keep = (v: string, old: string) => (v === MASK ? old : v);
 
 /** What a read shows. */
 export function redactChannels(c: Channels): Channels {

@@ -4,8 +4,9 @@
  * older version is read with the newer fields at their defaults.
  */
 import { z } from "zod";
+import { keep, mask } from "../domain/secret-mask.ts";
 import type { SettingsStore } from "../store/settings.ts";
-import { httpUrl, keep, mask } from "./channel-settings.ts";
+import { httpUrl } from "./channel-settings.ts";
 
 export const ALERT_SETTING = "alert";
 

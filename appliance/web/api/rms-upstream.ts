@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { keep, mask } from "../../alerts/channel-settings.ts";
 import { RMS_UPSTREAM_SETTING } from "../../domain/rms.ts";
+import { keep, mask } from "../../domain/secret-mask.ts";
 import type { AppContext } from "../app-context.ts";
 import { audit } from "../audit.ts";
 import { parseBody } from "../body.ts";
