@@ -20,6 +20,8 @@ const FORGET_AFTER_MS = 24 * 3600_000;
  */
 const MIN_OFFLINE_KEPT = 1_000;
 
+const deviceId = (portId: number, seq: number): string => `${portId}-${seq.toString(36)}`;
+
 export type ShareOutcome = "valid" | "invalid" | "stale";
 
 export class DeviceRecord {
@@ -53,7 +55,8 @@ export class DeviceRecord {
   minuteStale = 0;
 
   constructor(
-    readonly id: string,
+    /** numbered per registry; the id the API shows is made from it when asked (a string per device less) */
+    readonly seq: number,
     readonly key: string,
     readonly portId: number,
     readonly wallet: string,
@@ -64,6 +67,10 @@ export class DeviceRecord {
   ) {
     this.work = new HashrateWindow(now);
     this.lastSeen = now;
+  }
+
+  get id(): string {
+    return deviceId(this.portId, this.seq);
   }
 
   view(now: number): DeviceView {
@@ -128,7 +135,6 @@ export class PortTally {
 
 export class DeviceRegistry {
   private readonly byKey = new Map<string, DeviceRecord>();
-  private readonly byId = new Map<string, DeviceRecord>();
   private readonly tallies = new Map<number, PortTally>();
   private seq = 0;
 
@@ -153,10 +159,8 @@ export class DeviceRegistry {
     const key = `${portId}|${wallet}|${name}|${ip}`;
     let d = this.byKey.get(key);
     if (d === undefined) {
-      const id = `${portId}-${(++this.seq).toString(36)}`;
-      d = new DeviceRecord(id, key, portId, wallet, name, ip, algorithm, now);
+      d = new DeviceRecord(++this.seq, key, portId, wallet, name, ip, algorithm, now);
       this.byKey.set(key, d);
-      this.byId.set(id, d);
     } else d.reconnects++;
     d.connections++;
     d.connectionLog.connected(now);
@@ -232,8 +236,17 @@ export class DeviceRegistry {
     }
   }
 
+  /**
+   * A scan, not a second map: one device is looked up when an operator opens it, while a map by id
+   * would cost every connected miner an entry (design.md's memory budget per miner).
+   */
   get(id: string): DeviceRecord | undefined {
-    return this.byId.get(id);
+    const dash = id.lastIndexOf("-");
+    const portId = Number(id.slice(0, dash));
+    const seq = Number.parseInt(id.slice(dash + 1), 36);
+    if (dash < 1 || deviceId(portId, seq) !== id) return undefined;
+    for (const d of this.byKey.values()) if (d.seq === seq && d.portId === portId) return d;
+    return undefined;
   }
 
   devices(portId: number): DeviceRecord[] {
@@ -253,7 +266,6 @@ export class DeviceRegistry {
 
   private forget(d: DeviceRecord): void {
     this.byKey.delete(d.key);
-    this.byId.delete(d.id);
   }
 
   private forgetOldestOffline(portId: number, count: number): void {

@@ -37,6 +37,7 @@
  */
 import type { DeviceRecord } from "../../stats/device-registry.ts";
 import { MAIN, WorkSplit } from "../../stats/work-split.ts";
+import { Roster } from "../roster.ts";
 import { RateMeter } from "./rate-meter.ts";
 import type { TargetRatio } from "./targets.ts";
 
@@ -90,6 +91,9 @@ export class FeeSeat {
   /** work of this miner's last share, the band's unit until a fee pool's is known */
   unit = 0;
   readonly meter: RateMeter;
+  /** its places in the group's rosters */
+  seatIndex = -1;
+  visitIndex = -1;
 
   constructor(
     group: FeeGroup,
@@ -106,8 +110,9 @@ export class FeeSeat {
 export class FeeGroup {
   /** accepted (and in-flight) work of this group's miners, by target */
   readonly ledger = new WorkSplit();
-  readonly seats = new Set<FeeSeat>();
-  readonly visitors = new Set<FeeSeat>();
+  readonly seats = new Roster<"seatIndex", FeeSeat>("seatIndex");
+  /** the seats on a fee target now */
+  readonly visitors = new Roster<"visitIndex", FeeSeat>("visitIndex");
   private readonly expected = new Map<string, number>();
   /** rated active seats mining for each target */
   private readonly countOn = new Map<string, number>();

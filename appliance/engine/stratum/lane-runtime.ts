@@ -10,6 +10,7 @@
 import type { LogLevel } from "../../domain/engine.ts";
 import { MAIN } from "../../stats/work-split.ts";
 import { joinUser } from "../rewrite.ts";
+import { Roster } from "../roster.ts";
 import { type Endpoint, endpointText } from "../transport/endpoint.ts";
 import type { ByteSocket } from "../transport/line-writer.ts";
 import type { FamilyRuntime, MinerConnection } from "./family.ts";
@@ -38,6 +39,8 @@ export interface SharedLanes<L, M> {
 
 /** A miner as the bookkeeping sees it. */
 export interface BookMiner<L> extends SlotMiner, MinerConnection {
+  /** its place in the port's miners */
+  portIndex: number;
   readonly ip: string;
   readonly state: string;
   /** the miner's own lane, or its place on a shared main lane */
@@ -58,7 +61,7 @@ export abstract class LaneRuntime<M extends BookMiner<L>, L extends BookLane, S 
   extends PortView
   implements FamilyRuntime
 {
-  readonly miners = new Set<M>();
+  readonly miners = new Roster<"portIndex", M>("portIndex");
   /** Pool mode's shared main lanes, by variant ("" but in the Ethereum family, which has one a dialect) */
   private readonly poolMain = new Map<string, S>();
   /** each fee wallet's shared lanes, by fee key (and variant) */

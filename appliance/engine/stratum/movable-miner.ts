@@ -147,6 +147,8 @@ export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerErr
   main: L | null = null;
   /** "main" or the fee key of the lane the miner mines on */
   target = MAIN;
+  /** its place in the port's miners */
+  portIndex = -1;
   readonly connectedAt = Date.now();
   protected device: DeviceRecord | null = null;
   /** this miner's place in the port's fee balancing, from its login on */

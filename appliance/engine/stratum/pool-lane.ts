@@ -8,6 +8,7 @@
  */
 import { MAIN } from "../../stats/work-split.ts";
 import type { Endpoint } from "../transport/endpoint.ts";
+import { SlotTable } from "./slot-table.ts";
 
 /** The part of an upstream session a lane drives. */
 export interface LaneSession {
@@ -37,8 +38,7 @@ export abstract class PoolLane<U extends LaneSession, J, M extends SlotMiner> {
   upstream: U | null = null;
   current: J | null = null;
   readonly miners = new Set<M>();
-  /** shared lanes: slot → miner (each miner's prefix is the session's prefix ‖ its slot) */
-  readonly slots = new Map<number, M>();
+  private slotTable: SlotTable<M> | null = null;
   readonly waiting = new Set<M>();
   /** when the current session started; hashrate protection looks at it */
   sessionSince = 0;
@@ -68,6 +68,12 @@ export abstract class PoolLane<U extends LaneSession, J, M extends SlotMiner> {
 
   open(): void {
     this.connect();
+  }
+
+  /** shared lanes: slot → miner (each miner's prefix is the session's prefix ‖ its slot); made on first use */
+  get slots(): SlotTable<M> {
+    this.slotTable ??= new SlotTable();
+    return this.slotTable;
   }
 
   get isClosed(): boolean {

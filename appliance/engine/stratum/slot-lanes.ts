@@ -5,10 +5,11 @@
  * sessions (no miner on them for idleMs) close.
  */
 import type { SlotMiner } from "./pool-lane.ts";
+import type { SlotTable } from "./slot-table.ts";
 
 /** The part of a lane slot leasing needs. */
 export interface SlotLane<M> {
-  readonly slots: Map<number, M>;
+  readonly slots: SlotTable<M>;
   readonly miners: Set<M>;
   readonly waiting: Set<M>;
   lastActive: number;

@@ -4,7 +4,9 @@
  * every new session, turns pool jobs into port-unique Jobs and hands them to its miners.
  */
 import type { LogLevel } from "../../../domain/engine.ts";
+import { Roster } from "../../roster.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
+import { SlotTable } from "../slot-table.ts";
 import { type Framing, MAX_NTIME_ROLL, padFor, REFRAME_MIN_EXTRANONCE2 } from "./framing.ts";
 import { JOBS_PER_LANE, type Job, type JobTable, jobsPerSharedLane } from "./job.ts";
 import { Upstream, type UpstreamHandler, type UpstreamJob, type UpstreamOptions } from "./upstream.ts";
@@ -12,6 +14,8 @@ import { Upstream, type UpstreamHandler, type UpstreamJob, type UpstreamOptions 
 /** A miner as a lane sees it. */
 export interface LaneMiner {
   readonly slot: number;
+  /** its place in the miners of the lane it mines on */
+  laneIndex: number;
   /** a new job on the lane this miner mines on */
   onLaneJob(lane: Lane, job: Job): void;
   /** a new session replaced the old one (the extranonce1 may differ) */
@@ -42,8 +46,8 @@ export class Lane implements UpstreamHandler {
   upstream: Upstream | null = null;
   current: Job | null = null;
   /** miners that receive this lane's jobs now */
-  readonly miners = new Set<LaneMiner>();
-  private slotMap: Map<number, LaneMiner> | null = null;
+  readonly miners = new Roster<"laneIndex", LaneMiner>("laneIndex");
+  private slotMap: SlotTable<LaneMiner> | null = null;
   private waitSet: Set<LaneMiner> | null = null;
   /** when the current session started; hashrate protection looks at it */
   sessionSince = 0;
@@ -76,8 +80,8 @@ export class Lane implements UpstreamHandler {
   }
 
   /** slot leases on a shared lane: a miner keeps its slot while connected (made on first use) */
-  get slots(): Map<number, LaneMiner> {
-    this.slotMap ??= new Map();
+  get slots(): SlotTable<LaneMiner> {
+    this.slotMap ??= new SlotTable();
     return this.slotMap;
   }
 

@@ -101,6 +101,9 @@ export class MinerSession implements LaneMiner, MinerConnection {
   main: Lane | null = null;
   /** "main" or the fee key of the lane the miner mines on */
   target = MAIN;
+  /** its places in its lane's miners and in the port's */
+  laneIndex = -1;
+  portIndex = -1;
   readonly connectedAt = Date.now();
   /** this miner's place in the port's fee balancing, from authorize on */
   private seat: FeeSeat | null = null;
