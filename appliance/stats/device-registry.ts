@@ -5,7 +5,7 @@
  * from the engine; nothing here touches storage.
  */
 import type { DeviceView, SeriesSample, SeriesSink, TargetSample } from "../domain/engine.ts";
-import { ConnectionLog } from "./connection-log.ts";
+import { connectionView, logConnection } from "./connection-log.ts";
 import { HashrateWindow, zeroRates } from "./hashrate-window.ts";
 import { TargetMinutes } from "./target-minutes.ts";
 import { MAIN, WorkSplit } from "./work-split.ts";
@@ -46,7 +46,8 @@ export class DeviceRecord {
   /** made when the device first mines for a fee wallet */
   pumped: HashrateWindow | null = null;
   readonly split = new WorkSplit();
-  readonly connectionLog = new ConnectionLog();
+  /** connects and disconnects, signed timestamps (connection-log.ts) */
+  readonly connectionEvents: number[] = [];
   // the open minute, flushed to the series sink once it closes
   minuteWork = 0;
   minuteFee = 0;
@@ -101,7 +102,7 @@ export class DeviceRecord {
       lastJobAt: this.lastJobAt,
       concurrency: this.connections,
       mining: this.mining,
-      connectionLog: this.connectionLog.view(),
+      connectionLog: connectionView(this.connectionEvents),
     };
   }
 }
@@ -163,7 +164,7 @@ export class DeviceRegistry {
       this.byKey.set(key, d);
     } else d.reconnects++;
     d.connections++;
-    d.connectionLog.connected(now);
+    logConnection(d.connectionEvents, now, true);
     d.loginAt = now;
     d.lastSeen = now;
     return d;
@@ -172,7 +173,7 @@ export class DeviceRegistry {
   disconnect(d: DeviceRecord, now: number): void {
     if (d.connections > 0) d.connections--;
     d.disconnects++;
-    d.connectionLog.disconnected(now);
+    logConnection(d.connectionEvents, now, false);
     d.lastSeen = now;
   }
 

@@ -75,8 +75,12 @@ export interface SeatOwner {
   reconsider(): void;
 }
 
-/** One miner's place in a group: its hashrate, where it mines, when it last switched. */
-export class FeeSeat {
+/**
+ * One miner's place in a group: its hashrate, where it mines, when it last switched. It is its own
+ * RateMeter (the miner's hashrate from its shares) rather than holding one: every connected miner
+ * has a seat, and a second object each would cost the memory budget per miner (design.md).
+ */
+export class FeeSeat extends RateMeter {
   group: FeeGroup;
   /** "main" or the key of the fee target the miner mines for now */
   target = MAIN;
@@ -87,13 +91,10 @@ export class FeeSeat {
   switchedAt = Number.NEGATIVE_INFINITY;
   /** time spent on fee targets, closed visits only */
   feeMs = 0;
-  readonly joinedAt: number;
   /** work of this miner's last share, the band's unit until a fee pool's is known */
   unit = 0;
-  readonly meter: RateMeter;
-  /** its places in the group's rosters */
+  /** its place in the group's seats */
   seatIndex = -1;
-  visitIndex = -1;
 
   constructor(
     group: FeeGroup,
@@ -101,9 +102,8 @@ export class FeeSeat {
     readonly owner: SeatOwner,
     now: number,
   ) {
+    super(now);
     this.group = group;
-    this.joinedAt = now;
-    this.meter = new RateMeter(now);
   }
 }
 
@@ -111,8 +111,8 @@ export class FeeGroup {
   /** accepted (and in-flight) work of this group's miners, by target */
   readonly ledger = new WorkSplit();
   readonly seats = new Roster<"seatIndex", FeeSeat>("seatIndex");
-  /** the seats on a fee target now */
-  readonly visitors = new Roster<"visitIndex", FeeSeat>("visitIndex");
+  /** the seats on a fee target now: few, so a Set */
+  readonly visitors = new Set<FeeSeat>();
   private readonly expected = new Map<string, number>();
   /** rated active seats mining for each target */
   private readonly countOn = new Map<string, number>();
@@ -160,7 +160,7 @@ export class FeeGroup {
     if (seat.target !== MAIN) this.visitors.add(seat);
     if (seat.active) {
       this.active++;
-      this.post(seat, seat.meter.rate);
+      this.post(seat, seat.rate);
     }
   }
 
@@ -180,7 +180,7 @@ export class FeeGroup {
     if (!active) this.post(seat, 0);
     seat.active = active;
     this.active += active ? 1 : -1;
-    if (active) this.post(seat, seat.meter.rate);
+    if (active) this.post(seat, seat.rate);
   }
 
   /**
@@ -189,7 +189,7 @@ export class FeeGroup {
    * miner, so that a farm coming up pays its fee from the first seconds.
    */
   submitted(seat: FeeSeat, target: string, work: number, now: number): void {
-    const own = seat.meter.add(work, now);
+    const own = seat.addShare(work, now);
     const rate =
       own > 0 ? own : this.rated > 0 && seat.posted === 0 ? this.sumRate / this.rated : seat.posted;
     seat.unit = work;
@@ -321,7 +321,7 @@ export class FeeGroup {
     let ratio = 0;
     for (const r of this.ratios) ratio += r.ratio;
     const slackMs = seat.posted > 0 ? (seat.unit * BAND_SHARES * 1000) / seat.posted : 0;
-    return ratio * (now - seat.joinedAt) - seat.feeMs > -slackMs;
+    return ratio * (now - seat.since) - seat.feeMs > -slackMs;
   }
 
   /** Compatible mode: the target of one share on the miner's own session. */

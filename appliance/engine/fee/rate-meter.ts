@@ -18,7 +18,7 @@ export class RateMeter {
   }
 
   /** Records one submitted share; returns the updated rate. */
-  add(work: number, now: number): number {
+  addShare(work: number, now: number): number {
     if (now > this.at) {
       this.sum *= Math.exp((this.at - now) / MEMORY_MS);
       this.at = now;

@@ -101,7 +101,7 @@ export class FeeScheduler {
     const now = this.now();
     for (const g of this.groups.values()) {
       g.resum(now);
-      for (const s of g.visitors) s.owner.reconsider();
+      for (const s of [...g.visitors]) s.owner.reconsider();
     }
   }
 

@@ -4,9 +4,10 @@
  * decoded (a newline byte never occurs inside a UTF-8 sequence), so one shared decoder serves every
  * socket and an idle connection holds no decoder state.
  *
- * Two layers: RawLineSplitter hands over each line's exact bytes (the pass-through relay forwards
- * them unchanged); LineSplitter, over it, trims the line ending, skips blank lines and decodes, for
- * the families that parse every line.
+ * Two kinds: RawLineSplitter hands over each line's exact bytes (the pass-through relay forwards
+ * them unchanged); LineSplitter trims the line ending, skips blank lines and decodes, for the
+ * families that parse every line. Both are one object per socket (the split is their common base,
+ * not a second object the decoding one holds), because every miner has one.
  */
 
 /** Default maximum line: a Bitcoin notify with a long merkle branch stays well below 16 KiB. */
@@ -36,14 +37,17 @@ const decoder = new TextDecoder();
 const NL = 10;
 const CR = 13;
 
-export class RawLineSplitter {
+abstract class Splitter<S extends { onOverflow(): void }> {
   private partial: Uint8Array | null = null;
   private overflowed = false;
 
   constructor(
     private readonly maxLength: number,
-    private readonly sink: RawLineSink,
+    protected readonly sink: S,
   ) {}
+
+  /** one line's bytes, newline included, valid only during the call */
+  protected abstract emit(line: Uint8Array): void;
 
   push(chunk: Uint8Array): void {
     if (this.overflowed) return;
@@ -63,7 +67,7 @@ export class RawLineSplitter {
         this.overflow();
         return;
       }
-      this.sink.onRawLine(bytes.subarray(start, nl + 1));
+      this.emit(bytes.subarray(start, nl + 1));
       if (this.overflowed) return;
       start = nl + 1;
     }
@@ -84,27 +88,16 @@ export class RawLineSplitter {
   }
 }
 
-export class LineSplitter implements RawLineSink {
-  private readonly raw: RawLineSplitter;
-
-  constructor(
-    maxLength: number,
-    private readonly sink: LineSink,
-  ) {
-    this.raw = new RawLineSplitter(maxLength, this);
+export class RawLineSplitter extends Splitter<RawLineSink> {
+  protected emit(line: Uint8Array): void {
+    this.sink.onRawLine(line);
   }
+}
 
-  push(chunk: Uint8Array): void {
-    this.raw.push(chunk);
-  }
-
-  onRawLine(line: Uint8Array): void {
+export class LineSplitter extends Splitter<LineSink> {
+  protected emit(line: Uint8Array): void {
     let end = line.length - 1;
     if (end > 0 && line[end - 1] === CR) end--;
     if (end > 0) this.sink.onLine(decoder.decode(line.subarray(0, end)));
-  }
-
-  onOverflow(): void {
-    this.sink.onOverflow();
   }
 }
