@@ -7,6 +7,7 @@ import { deviceRatioKeySchema } from "./006-device-ratio-key.ts";
 import { alertsSchema } from "./007-alerts.ts";
 import { remotePinSchema } from "./008-remote-pin.ts";
 import { remoteLastSeenSchema } from "./009-remote-last-seen.ts";
+import { poolNodeLedgerSchema } from "./010-poolnode-ledger.ts";
 
 export interface Migration {
   version: number;
@@ -24,4 +25,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 7, sql: alertsSchema },
   { version: 8, sql: remotePinSchema },
   { version: 9, sql: remoteLastSeenSchema },
+  { version: 10, sql: poolNodeLedgerSchema },
 ];

@@ -1,0 +1,477 @@
+import type { Database } from "bun:sqlite";
+import { type Credit, splitReward } from "../poolnode/accounting/pplns.ts";
+
+/** A share as the log keeps it; `id` and `cumWork` are given in memory, in order, by the share log. */
+export interface ShareRecord {
+  id: number;
+  at: number;
+  address: string;
+  worker: string;
+  difficulty: number;
+  cumWork: number;
+  height: number;
+}
+
+export type StoredBlockStatus = "submitted" | "rejected" | "immature" | "mature" | "orphaned";
+
+export interface StoredBlock {
+  hash: string;
+  height: number;
+  found_at: number;
+  address: string;
+  worker: string;
+  reward: number;
+  verdict: string | null;
+  status: StoredBlockStatus;
+  confirmations: number | null;
+  last_share_id: number;
+  credited_at: number | null;
+}
+
+export interface WindowWork {
+  address: string;
+  work: number;
+  shares: number;
+}
+
+export interface PayoutItem {
+  address: string;
+  amount: number;
+}
+
+export type PayoutState = "pending" | "sent" | "confirmed" | "failed";
+
+export interface Payout {
+  id: number;
+  created_at: number;
+  state: PayoutState;
+  comment: string;
+  since_block: string;
+  txid: string | null;
+  total: number;
+  error: string;
+  items: PayoutItem[];
+}
+
+export interface Balance {
+  address: string;
+  balance: number;
+  paid: number;
+}
+
+/** The tip of the share log: the last id and the work logged up to it. */
+export interface LogTip {
+  id: number;
+  cumWork: number;
+}
+
+/**
+ * The pool node's ledger in SQLite (migration 010, docs/pool-node.md "Data model"). Every change
+ * that moves money — a block's credits with its balances, a payout with its debits, a payout undone
+ * — is one transaction, so that a crash leaves either all of it or none.
+ */
+export class PoolLedgerStore {
+  private readonly insertShare;
+
+  constructor(private readonly db: Database) {
+    this.insertShare = db.query(
+      "INSERT INTO poolnode_shares (id, at, address, worker, difficulty, cum_work, height) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+  }
+
+  tip(): LogTip {
+    const r = this.db
+      .query<{ id: number; cum_work: number }, []>(
+        "SELECT id, cum_work FROM poolnode_shares ORDER BY id DESC LIMIT 1",
+      )
+      .get();
+    return r === null ? { id: 0, cumWork: 0 } : { id: r.id, cumWork: r.cum_work };
+  }
+
+  appendShares(shares: readonly ShareRecord[]): void {
+    this.db.transaction(() => {
+      for (const s of shares)
+        this.insertShare.run(s.id, s.at, s.address, s.worker, s.difficulty, s.cumWork, s.height);
+    })();
+  }
+
+  /**
+   * The work of each address in the window of `window` units ending at share `lastId`: the shares
+   * whose work lies (partly) within the last `window` units logged up to it; the oldest one counts
+   * only for its part inside. A log holding less than the window gives all it holds.
+   */
+  windowWork(lastId: number, window: number): { first: number; work: WindowWork[] } {
+    const last = this.db
+      .query<{ cum_work: number }, [number]>("SELECT cum_work FROM poolnode_shares WHERE id = ?")
+      .get(lastId);
+    if (last === null) return { first: lastId + 1, work: [] };
+    const start = last.cum_work - window;
+    const first =
+      this.db
+        .query<{ id: number | null }, [number]>(
+          "SELECT MIN(id) AS id FROM poolnode_shares WHERE cum_work > ?",
+        )
+        .get(start)?.id ?? lastId;
+    const work = this.db
+      .query<WindowWork, [number, number, number]>(
+        `SELECT address, SUM(MIN(difficulty, cum_work - ?1)) AS work, COUNT(*) AS shares
+         FROM poolnode_shares WHERE id BETWEEN ?2 AND ?3 GROUP BY address ORDER BY address`,
+      )
+      .all(start, first, lastId);
+    return { first, work };
+  }
+
+  /** The block and, when the daemon took it, its window frozen now. */
+  recordBlock(
+    b: Omit<StoredBlock, "status" | "confirmations" | "credited_at">,
+    rules: { window: number; fee: number; poolAddress: string },
+  ): void {
+    this.db.transaction(() => {
+      this.db
+        .query(
+          `INSERT INTO poolnode_blocks (hash, height, found_at, address, worker, reward, verdict, status, last_share_id)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
+        )
+        .run(
+          b.hash,
+          b.height,
+          b.found_at,
+          b.address,
+          b.worker,
+          b.reward,
+          b.verdict,
+          b.verdict === null ? "submitted" : "rejected",
+          b.last_share_id,
+        );
+      if (b.verdict !== null) return;
+      const { first, work } = this.windowWork(b.last_share_id, rules.window);
+      const total = work.reduce((sum, w) => sum + w.work, 0);
+      this.db
+        .query(
+          `INSERT INTO poolnode_rounds (block_hash, first_share_id, last_share_id, window, total_work, fee, pool_address)
+           VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+        )
+        .run(b.hash, first, b.last_share_id, rules.window, total, rules.fee, rules.poolAddress);
+    })();
+  }
+
+  /** Blocks still tracked: accepted and neither credited nor given up as orphaned. */
+  openBlocks(): StoredBlock[] {
+    return this.db
+      .query<StoredBlock, []>(
+        "SELECT * FROM poolnode_blocks WHERE credited_at IS NULL AND status <> 'rejected' ORDER BY height",
+      )
+      .all();
+  }
+
+  blocks(limit: number): StoredBlock[] {
+    return this.db
+      .query<StoredBlock, [number]>(
+        "SELECT * FROM poolnode_blocks ORDER BY found_at DESC, height DESC LIMIT ?",
+      )
+      .all(limit);
+  }
+
+  blockCount(): number {
+    return this.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM poolnode_blocks").get()?.n ?? 0;
+  }
+
+  setConfirmations(hash: string, status: StoredBlockStatus, confirmations: number | null): void {
+    this.db
+      .query("UPDATE poolnode_blocks SET status = ?, confirmations = ? WHERE hash = ?")
+      .run(status, confirmations, hash);
+  }
+
+  /**
+   * Credits a matured block once: its frozen window's work split by PPLNS, the credits and the
+   * balances they raise in one transaction. Returns the credits (none if it was credited before).
+   */
+  creditBlock(hash: string, now: number): Credit[] {
+    return this.db.transaction(() => {
+      const block = this.db
+        .query<StoredBlock, [string]>("SELECT * FROM poolnode_blocks WHERE hash = ? AND credited_at IS NULL")
+        .get(hash);
+      const round = this.db
+        .query<{ last_share_id: number; window: number; fee: number; pool_address: string }, [string]>(
+          "SELECT last_share_id, window, fee, pool_address FROM poolnode_rounds WHERE block_hash = ?",
+        )
+        .get(hash);
+      if (block === null || round === null) return [];
+      const { work } = this.windowWork(round.last_share_id, round.window);
+      const credits = splitReward(
+        BigInt(block.reward),
+        round.fee,
+        new Map(work.map((w) => [w.address, w.work])),
+        round.pool_address,
+      );
+      const insert = this.db.query(
+        "INSERT INTO poolnode_credits (block_hash, address, amount, kind, work) VALUES (?, ?, ?, ?, ?)",
+      );
+      const raise = this.db.query(
+        "INSERT INTO poolnode_balances (address, balance) VALUES (?1, ?2) ON CONFLICT (address) DO UPDATE SET balance = balance + ?2",
+      );
+      for (const c of credits) {
+        insert.run(hash, c.address, c.amount, c.kind, c.work);
+        // the fee stays in the pool's wallet: it is income, not a balance to pay out
+        if (c.kind === "pplns") raise.run(c.address, c.amount);
+      }
+      this.db.query("UPDATE poolnode_blocks SET credited_at = ? WHERE hash = ?").run(now, hash);
+      return credits;
+    })();
+  }
+
+  /** An orphaned block the chain has left far behind: it credits nobody and no longer holds shares. */
+  closeOrphan(hash: string, now: number): void {
+    this.db
+      .query("UPDATE poolnode_blocks SET credited_at = ? WHERE hash = ? AND status = 'orphaned'")
+      .run(now, hash);
+  }
+
+  /**
+   * Drops the shares no window still needs: those below the oldest window of a block not yet credited
+   * and below the window the next block would take. Returns how many went.
+   */
+  prune(window: number): number {
+    const tip = this.tip();
+    if (tip.id === 0) return 0;
+    const current = this.windowWork(tip.id, window).first;
+    const open =
+      this.db
+        .query<{ id: number | null }, []>(
+          `SELECT MIN(r.first_share_id) AS id FROM poolnode_rounds r JOIN poolnode_blocks b ON b.hash = r.block_hash
+           WHERE b.credited_at IS NULL`,
+        )
+        .get()?.id ?? current;
+    return this.db.query("DELETE FROM poolnode_shares WHERE id < ?").run(Math.min(current, open)).changes;
+  }
+
+  // ── payouts ──
+
+  /**
+   * Step (1) of a payout: every balance at or above the threshold goes into one pending payout with a
+   * unique comment, and is debited, in one transaction. null when nobody is due.
+   */
+  createPayout(threshold: number, comment: string, sinceBlock: string, now: number): Payout | null {
+    return this.db.transaction(() => {
+      const due = this.db
+        .query<{ address: string; balance: number }, [number]>(
+          "SELECT address, balance FROM poolnode_balances WHERE balance >= ? AND balance > 0 ORDER BY address",
+        )
+        .all(threshold);
+      if (due.length === 0) return null;
+      const total = due.reduce((sum, d) => sum + d.balance, 0);
+      const id = Number(
+        this.db
+          .query(
+            "INSERT INTO poolnode_payouts (created_at, state, comment, since_block, total, updated_at) VALUES (?, 'pending', ?, ?, ?, ?)",
+          )
+          .run(now, comment, sinceBlock, total, now).lastInsertRowid,
+      );
+      const item = this.db.query(
+        "INSERT INTO poolnode_payout_items (payout_id, address, amount) VALUES (?, ?, ?)",
+      );
+      const debit = this.db.query("UPDATE poolnode_balances SET balance = balance - ? WHERE address = ?");
+      for (const d of due) {
+        item.run(id, d.address, d.balance);
+        debit.run(d.balance, d.address);
+      }
+      return this.payout(id);
+    })();
+  }
+
+  /** Step (3): the wallet sent it; its items count as paid. */
+  markSent(id: number, txid: string, now: number): void {
+    this.db.transaction(() => {
+      const changed = this.db
+        .query(
+          "UPDATE poolnode_payouts SET state = 'sent', txid = ?, updated_at = ? WHERE id = ? AND state = 'pending'",
+        )
+        .run(txid, now, id).changes;
+      if (changed === 0) return;
+      this.db
+        .query(
+          `UPDATE poolnode_balances SET paid = paid + (SELECT amount FROM poolnode_payout_items i WHERE i.payout_id = ?1 AND i.address = poolnode_balances.address)
+           WHERE address IN (SELECT address FROM poolnode_payout_items WHERE payout_id = ?1)`,
+        )
+        .run(id);
+    })();
+  }
+
+  markConfirmed(id: number, now: number): void {
+    this.db
+      .query(
+        "UPDATE poolnode_payouts SET state = 'confirmed', updated_at = ? WHERE id = ? AND state = 'sent'",
+      )
+      .run(now, id);
+  }
+
+  /** The wallet never sent it: the debits are given back, in one transaction with the state. */
+  undoPayout(id: number, error: string, now: number): void {
+    this.db.transaction(() => {
+      const changed = this.db
+        .query(
+          "UPDATE poolnode_payouts SET state = 'failed', error = ?, updated_at = ? WHERE id = ? AND state = 'pending'",
+        )
+        .run(error.slice(0, 500), now, id).changes;
+      if (changed === 0) return;
+      this.db
+        .query(
+          `UPDATE poolnode_balances SET balance = balance + (SELECT amount FROM poolnode_payout_items i WHERE i.payout_id = ?1 AND i.address = poolnode_balances.address)
+           WHERE address IN (SELECT address FROM poolnode_payout_items WHERE payout_id = ?1)`,
+        )
+        .run(id);
+    })();
+  }
+
+  payoutsIn(state: PayoutState): Payout[] {
+    return this.db
+      .query<{ id: number }, [string]>("SELECT id FROM poolnode_payouts WHERE state = ? ORDER BY id")
+      .all(state)
+      .map((r) => this.payout(r.id) as Payout);
+  }
+
+  payout(id: number): Payout | null {
+    const p = this.db
+      .query<Omit<Payout, "items">, [number]>("SELECT * FROM poolnode_payouts WHERE id = ?")
+      .get(id);
+    if (p === null) return null;
+    const items = this.db
+      .query<PayoutItem, [number]>(
+        "SELECT address, amount FROM poolnode_payout_items WHERE payout_id = ? ORDER BY address",
+      )
+      .all(id);
+    return { ...p, items };
+  }
+
+  /**
+   * Balances as the credits and payouts make them, against the rows kept for speed; a row that
+   * disagrees is set to the derived value. Returns the addresses that were corrected.
+   */
+  checkBalances(): string[] {
+    return this.db.transaction(() => {
+      const derived = this.db
+        .query<Balance, []>(
+          `SELECT address,
+             COALESCE((SELECT SUM(amount) FROM poolnode_credits c WHERE c.address = a.address AND c.kind = 'pplns'), 0)
+               - COALESCE((SELECT SUM(i.amount) FROM poolnode_payout_items i JOIN poolnode_payouts p ON p.id = i.payout_id
+                           WHERE i.address = a.address AND p.state <> 'failed'), 0) AS balance,
+             COALESCE((SELECT SUM(i.amount) FROM poolnode_payout_items i JOIN poolnode_payouts p ON p.id = i.payout_id
+                       WHERE i.address = a.address AND p.state IN ('sent', 'confirmed')), 0) AS paid
+           FROM (SELECT address FROM poolnode_credits WHERE kind = 'pplns' UNION SELECT address FROM poolnode_balances) a`,
+        )
+        .all();
+      const corrected: string[] = [];
+      for (const d of derived) {
+        const kept = this.balance(d.address);
+        if (kept.balance === d.balance && kept.paid === d.paid) continue;
+        this.db
+          .query(
+            "INSERT INTO poolnode_balances (address, balance, paid) VALUES (?1, ?2, ?3) ON CONFLICT (address) DO UPDATE SET balance = ?2, paid = ?3",
+          )
+          .run(d.address, d.balance, d.paid);
+        corrected.push(d.address);
+      }
+      return corrected;
+    })();
+  }
+
+  // ── reading, for the API ──
+
+  balance(address: string): Balance {
+    return (
+      this.db
+        .query<Balance, [string]>("SELECT address, balance, paid FROM poolnode_balances WHERE address = ?")
+        .get(address) ?? { address, balance: 0, paid: 0 }
+    );
+  }
+
+  /** Credited blocks, newest first, with their credit lines (only `address`'s when given). */
+  rewards(
+    limit: number,
+    address?: string,
+  ): { block: StoredBlock; credits: { address: string; amount: number; kind: string; work: number }[] }[] {
+    const blocks =
+      address === undefined
+        ? this.db
+            .query<StoredBlock, [number]>(
+              "SELECT * FROM poolnode_blocks WHERE hash IN (SELECT block_hash FROM poolnode_credits) ORDER BY credited_at DESC, height DESC LIMIT ?",
+            )
+            .all(limit)
+        : this.db
+            .query<StoredBlock, [string, number]>(
+              "SELECT * FROM poolnode_blocks WHERE hash IN (SELECT block_hash FROM poolnode_credits WHERE address = ?) ORDER BY credited_at DESC, height DESC LIMIT ?",
+            )
+            .all(address, limit);
+    const lines = this.db.query<{ address: string; amount: number; kind: string; work: number }, [string]>(
+      "SELECT address, amount, kind, work FROM poolnode_credits WHERE block_hash = ? ORDER BY kind DESC, address",
+    );
+    return blocks.map((block) => ({
+      block,
+      credits: lines.all(block.hash).filter((c) => address === undefined || c.address === address),
+    }));
+  }
+
+  payouts(limit: number, address?: string): Payout[] {
+    const ids =
+      address === undefined
+        ? this.db
+            .query<{ id: number }, [number]>("SELECT id FROM poolnode_payouts ORDER BY id DESC LIMIT ?")
+            .all(limit)
+        : this.db
+            .query<{ id: number }, [string, number]>(
+              "SELECT DISTINCT payout_id AS id FROM poolnode_payout_items WHERE address = ? ORDER BY payout_id DESC LIMIT ?",
+            )
+            .all(address, limit);
+    return ids.map((r) => this.payout(r.id) as Payout);
+  }
+
+  /** The pool's fee lines: total, and per credited block newest first. */
+  profit(limit: number): {
+    total: number;
+    blocks: { hash: string; height: number; amount: number; at: number }[];
+  } {
+    const total =
+      this.db
+        .query<{ t: number | null }, []>("SELECT SUM(amount) AS t FROM poolnode_credits WHERE kind = 'fee'")
+        .get()?.t ?? 0;
+    const blocks = this.db
+      .query<{ hash: string; height: number; amount: number; at: number }, [number]>(
+        `SELECT b.hash, b.height, c.amount, b.credited_at AS at FROM poolnode_credits c JOIN poolnode_blocks b ON b.hash = c.block_hash
+         WHERE c.kind = 'fee' ORDER BY b.credited_at DESC, b.height DESC LIMIT ?`,
+      )
+      .all(limit);
+    return { total, blocks };
+  }
+
+  /** Work and shares logged since `since` (ms), per worker of one address or of all. */
+  recentWork(
+    since: number,
+    address?: string,
+  ): { worker: string; address: string; work: number; shares: number; last: number }[] {
+    const sql = `SELECT worker, address, SUM(difficulty) AS work, COUNT(*) AS shares, MAX(at) AS last FROM poolnode_shares
+                 WHERE at >= ?1 ${address === undefined ? "" : "AND address = ?2"} GROUP BY worker ORDER BY worker`;
+    return address === undefined
+      ? this.db
+          .query<{ worker: string; address: string; work: number; shares: number; last: number }, [number]>(
+            sql,
+          )
+          .all(since)
+      : this.db
+          .query<
+            { worker: string; address: string; work: number; shares: number; last: number },
+            [number, string]
+          >(sql)
+          .all(since, address);
+  }
+
+  /** Work logged after the last share of the newest accepted block (the current round's). */
+  workSinceLastBlock(): number {
+    const r = this.db
+      .query<{ w: number | null }, []>(
+        `SELECT (SELECT cum_work FROM poolnode_shares ORDER BY id DESC LIMIT 1)
+              - COALESCE((SELECT s.cum_work FROM poolnode_shares s WHERE s.id = (SELECT MAX(last_share_id) FROM poolnode_blocks WHERE status <> 'rejected')), 0) AS w`,
+      )
+      .get();
+    return r?.w ?? 0;
+  }
+}
