@@ -1,7 +1,8 @@
 /**
  * The pool-node project (docs/pool-node.md): which coin, which daemon and how to log in to it, where
- * the block rewards go, the fee and PPLNS window accounting will use, the share difficulty and the
- * stratum port miners connect to. Kept as one setting; the daemon password never leaves the server.
+ * the block rewards go, the fee and PPLNS window the accounting uses, when balances are paid, the share
+ * difficulty and the stratum port miners connect to. Kept as one setting; the daemon password never
+ * leaves the server.
  */
 import { z } from "zod";
 import type { SettingsStore } from "../store/settings.ts";
@@ -24,8 +25,17 @@ export const projectSchema = z.object({
   rpc_password: z.string(KEY).max(256, KEY).default(""),
   pool_address: z.string(KEY).trim().min(1, KEY).max(128, KEY),
   fee: z.number(KEY).min(0, KEY).max(1, KEY).default(0.01),
-  /** in units of difficulty-1 work; used by the PPLNS accounting that is not built yet */
+  /** in units of difficulty-1 work */
   pplns_window: z.number(KEY).positive(KEY).default(1_000_000),
+  /** in coins: a balance is paid once it reaches this; below the dust a wallet would refuse */
+  payout_threshold: z.number(KEY).min(0.001, KEY).max(1_000_000, KEY).default(0.1),
+  /** how often due balances are paid (one sendmany each time) */
+  payout_interval_seconds: z
+    .number(KEY)
+    .int(KEY)
+    .min(1, KEY)
+    .max(7 * 86_400, KEY)
+    .default(3600),
   /** the difficulty a miner starts at */
   difficulty: z.number(KEY).positive(KEY).max(1e15, KEY),
   /** vardiff aims at one share per miner every this many seconds; 0: every miner keeps `difficulty` */
@@ -38,8 +48,13 @@ export interface StoredProject extends Project {
   active: boolean;
 }
 
-export const readProject = (settings: SettingsStore): StoredProject | null =>
-  settings.get<StoredProject | null>(PROJECT_SETTING, null);
+/** What a project stored before a field existed reads as. */
+const ADDED_LATER = { payout_threshold: 0.1, payout_interval_seconds: 3600 } as const;
+
+export function readProject(settings: SettingsStore): StoredProject | null {
+  const stored = settings.get<StoredProject | null>(PROJECT_SETTING, null);
+  return stored === null ? null : { ...ADDED_LATER, ...stored };
+}
 
 /** Checks the credentials: a cookie file, or a user and a password (given now or stored before). */
 export function withCredentials(next: Project, stored: StoredProject | null): Project {

@@ -2,11 +2,17 @@
  * The pool node's life in the appliance: not activated → activated → running (docs/pool-node.md).
  * Activation starts the pool on the project's stratum port; a pool that cannot start (the daemon down
  * at boot) leaves the node activated, not running, with the reason shown. Changes are serialized so
- * that two clicks never start two pools on one port.
+ * that two clicks never start two pools on one port. While the pool runs, its ledger takes the shares
+ * and blocks, and a payout cycle runs at start (reconciling what a previous run left pending) and
+ * then every payout interval; stopping waits for a cycle under way.
  */
+import type { PoolLedgerStore } from "../store/poolnode-ledger.ts";
 import type { SettingsStore } from "../store/settings.ts";
+import { PoolLedger } from "./accounting/ledger.ts";
+import { Payouts } from "./accounting/payouts.ts";
+import { baseUnits } from "./amounts.ts";
 import type { BlockchainInfo } from "./daemon/calls.ts";
-import { type BlockStatus, blockStatus } from "./pool/block-tracker.ts";
+import type { BlockStatus } from "./pool/block-tracker.ts";
 import { PoolNode } from "./pool/pool-node.ts";
 import type { VardiffOptions } from "./pool/vardiff.ts";
 import { daemonEndpoint, PROJECT_SETTING, type Project, readProject, type StoredProject } from "./project.ts";
@@ -50,11 +56,16 @@ const LISTED_BLOCKS = 50;
 
 export class PoolNodeService {
   private pool: PoolNode | null = null;
+  private ledger: PoolLedger | null = null;
+  private payouts: Payouts | null = null;
+  private payoutTimer: ReturnType<typeof setTimeout> | null = null;
+  private payoutRun: Promise<void> | null = null;
   private error = "";
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly settings: SettingsStore,
+    readonly store: PoolLedgerStore,
     private readonly host: string,
     private readonly log: (level: "running" | "error", message: string) => void,
   ) {}
@@ -134,19 +145,16 @@ export class PoolNodeService {
               previousblockhash: t.previousblockhash,
             },
       connections: pool.connections,
-      blocks_found: pool.blocks.blocks.length,
-      blocks: pool.blocks.blocks
-        .slice(-LISTED_BLOCKS)
-        .reverse()
-        .map((b) => ({
-          hash: b.hash,
-          height: b.height,
-          worker: b.worker,
-          status: blockStatus(b),
-          confirmations: b.confirmations,
-          verdict: b.verdict,
-          found_at: b.foundAt,
-        })),
+      blocks_found: this.store.blockCount(),
+      blocks: this.store.blocks(LISTED_BLOCKS).map((b) => ({
+        hash: b.hash,
+        height: b.height,
+        worker: b.worker,
+        status: b.status,
+        confirmations: b.confirmations,
+        verdict: b.verdict,
+        found_at: b.found_at,
+      })),
     };
   }
 
@@ -159,6 +167,19 @@ export class PoolNodeService {
   private async startPool(): Promise<void> {
     const p = this.project();
     if (p === null) return;
+    for (const address of this.store.checkBalances())
+      this.log(
+        "error",
+        `pool node: the balance of ${address} disagreed with its credits and payouts; corrected`,
+      );
+    const ledger = new PoolLedger(
+      this.store,
+      () => {
+        const now = this.project() ?? p;
+        return { window: now.pplns_window, fee: now.fee, poolAddress: now.pool_address };
+      },
+      (m) => this.log("running", `pool node: ${m}`),
+    );
     try {
       this.pool = await PoolNode.start({
         coin: p.coin,
@@ -169,7 +190,17 @@ export class PoolNodeService {
         difficulty: p.difficulty,
         vardiff: vardiffOf(p),
         log: (m) => this.log("running", `pool node: ${m}`),
+        accounting: ledger,
       });
+      ledger.start();
+      this.ledger = ledger;
+      this.payouts = new Payouts(
+        this.store,
+        this.pool.daemon,
+        () => ({ threshold: baseUnits((this.project() ?? p).payout_threshold) }),
+        (m) => this.log("running", `pool node: ${m}`),
+      );
+      this.schedulePayouts(0);
       this.error = "";
       this.log("running", `pool node running on stratum port ${p.stratum_port}`);
     } catch (e) {
@@ -182,6 +213,31 @@ export class PoolNodeService {
   private async stopPool(): Promise<void> {
     const pool = this.pool;
     this.pool = null;
+    // no cycle starts from now on, and one under way ends (a sendmany is not cut off halfway)
+    this.payouts = null;
+    if (this.payoutTimer !== null) clearTimeout(this.payoutTimer);
+    this.payoutTimer = null;
+    await this.payoutRun;
     await pool?.stop();
+    this.ledger?.stop();
+    this.ledger = null;
+  }
+
+  private schedulePayouts(delayMs: number): void {
+    this.payoutTimer = setTimeout(() => {
+      this.payoutTimer = null;
+      const payouts = this.payouts;
+      if (payouts === null) return;
+      this.payoutRun = payouts
+        .cycle()
+        .catch((e: unknown) =>
+          this.log("error", `pool node: payouts: ${e instanceof Error ? e.message : String(e)}`),
+        )
+        .finally(() => {
+          this.payoutRun = null;
+          const p = this.project();
+          if (this.payouts !== null && p !== null) this.schedulePayouts(p.payout_interval_seconds * 1000);
+        });
+    }, delayMs);
   }
 }

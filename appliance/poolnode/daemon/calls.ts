@@ -67,6 +67,15 @@ export const BlockSummary = z.object({
 });
 export type BlockSummary = z.infer<typeof BlockSummary>;
 
+/** A wallet transaction as listsinceblock lists it (one entry per output for sends). */
+export const WalletEntry = z.object({
+  txid: hash,
+  category: z.string(),
+  comment: z.string().optional(),
+  confirmations: z.number().int(),
+});
+export type WalletEntry = z.infer<typeof WalletEntry>;
+
 /** Typed calls over one daemon connection. */
 export class DaemonCalls {
   constructor(readonly rpc: DaemonRpc) {}
@@ -98,6 +107,28 @@ export class DaemonCalls {
 
   async getBlock(blockHash: string): Promise<BlockSummary> {
     return BlockSummary.parse(await this.rpc.call("getblock", [blockHash, 1]));
+  }
+
+  async getBestBlockHash(): Promise<string> {
+    return hash.parse(await this.rpc.call("getbestblockhash"));
+  }
+
+  /** Pays many addresses in one transaction from the daemon's wallet; the comment stays in the wallet. */
+  async sendMany(amounts: Record<string, number>, comment: string): Promise<string> {
+    return hash.parse(await this.rpc.call("sendmany", ["", amounts, 1, comment]));
+  }
+
+  /** The wallet's transactions in blocks after `blockHash` and in the mempool. */
+  async listSinceBlock(blockHash: string): Promise<WalletEntry[]> {
+    const r = z
+      .object({ transactions: z.array(WalletEntry) })
+      .parse(await this.rpc.call("listsinceblock", [blockHash, 1, false, true]));
+    return r.transactions;
+  }
+
+  async getTransactionConfirmations(txid: string): Promise<number> {
+    return z.object({ confirmations: z.number().int() }).parse(await this.rpc.call("gettransaction", [txid]))
+      .confirmations;
   }
 
   async getBlockCount(): Promise<number> {

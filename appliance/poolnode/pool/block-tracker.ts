@@ -1,7 +1,7 @@
 /**
  * The blocks the pool submitted and where each stands: refused by the daemon, waiting, orphaned
  * (no longer on the best chain: getblock's confirmations −1), immature, or mature once its coinbase
- * may be spent. Only mature blocks will be credited (PPLNS, docs/pool-node.md).
+ * may be spent. Only mature blocks are credited (PPLNS, accounting/ledger.ts).
  */
 import type { DaemonCalls } from "../daemon/calls.ts";
 
@@ -36,11 +36,12 @@ export class BlockTracker {
   }
 
   /** Asks the daemon for the confirmations of every accepted block that is not yet mature. */
-  async refresh(daemon: DaemonCalls): Promise<void> {
+  async refresh(daemon: DaemonCalls, checked?: (block: FoundBlock) => void): Promise<void> {
     for (const b of this.blocks) {
       const s = blockStatus(b);
       if (s === "rejected" || s === "mature") continue;
       b.confirmations = (await daemon.getBlock(b.hash)).confirmations;
+      checked?.(b);
     }
   }
 }

@@ -1,9 +1,10 @@
 /**
  * One running pool: the daemon's templates become jobs, miners' shares are verified by hashing, and a
  * share that meets the network target is assembled into a block and handed to submitblock at once.
- * Accounting (share log, PPLNS, payouts) is not part of this slice (docs/pool-node.md).
+ * Accepted shares and found blocks are reported to the accounting (share log, PPLNS) when one is given.
  */
 import type { StratumError } from "../../engine/stratum/bitcoin/errors.ts";
+import type { PoolAccounting } from "../accounting/ledger.ts";
 import { type BlockTemplate, DaemonCalls } from "../daemon/calls.ts";
 import { type DaemonEndpoint, DaemonRpc } from "../daemon/rpc-client.ts";
 import { TemplatePoller } from "../daemon/template-poller.ts";
@@ -35,6 +36,8 @@ export interface PoolNodeOptions {
   loginTimeoutMs?: number;
   maxConnections?: number;
   log?: (message: string) => void;
+  /** the share log and ledger; absent, the pool keeps only its in-memory counts */
+  accounting?: PoolAccounting;
 }
 
 export interface PoolStats {
@@ -102,6 +105,7 @@ export class PoolNode {
     if (!v.isvalid || v.scriptPubKey === undefined)
       throw new Error(`the pool address ${opts.poolAddress} is not valid for this daemon`);
     const node = new PoolNode(opts, daemon, v.scriptPubKey);
+    for (const b of opts.accounting?.openBlocks() ?? []) node.blocks.add(b);
     node.server.start();
     node.poller.start();
     return node;
@@ -164,8 +168,11 @@ export class PoolNode {
       this.trackAgain = true;
       return;
     }
+    const accounting = this.opts.accounting;
+    // the job's height is the tip's plus one
+    const tip = (this.jobs.current?.template.height ?? 1) - 1;
     this.tracking = this.blocks
-      .refresh(this.daemon)
+      .refresh(this.daemon, accounting && ((b) => accounting.blockChecked(b, tip)))
       .catch((e: unknown) => this.log(`block tracking: ${e instanceof Error ? e.message : String(e)}`))
       .finally(() => {
         this.tracking = null;
@@ -188,10 +195,11 @@ export class PoolNode {
   private onShare(worker: string, job: PoolJob, share: ValidShare): void {
     this.stats.accepted++;
     this.stats.work.set(worker, (this.stats.work.get(worker) ?? 0) + share.difficulty);
+    const shareId = this.opts.accounting?.share(worker, share.difficulty, job.template.height) ?? 0;
     if (!share.block) return;
     // the parent is no longer the tip once this block is in: shares on it can only make orphans
     this.jobs.retireParent(job.template.previousblockhash);
-    const p = this.submitBlock(worker, job, share).finally(() => this.submitting.delete(p));
+    const p = this.submitBlock(worker, job, share, shareId).finally(() => this.submitting.delete(p));
     this.submitting.add(p);
   }
 
@@ -199,7 +207,7 @@ export class PoolNode {
     this.stats.rejected.set(error.code, (this.stats.rejected.get(error.code) ?? 0) + 1);
   }
 
-  private async submitBlock(worker: string, job: PoolJob, share: ValidShare): Promise<void> {
+  private async submitBlock(worker: string, job: PoolJob, share: ValidShare, shareId: number): Promise<void> {
     const hash = blockHash(share.header);
     let verdict: string | null;
     try {
@@ -207,14 +215,20 @@ export class PoolNode {
     } catch (e) {
       verdict = e instanceof Error ? e.message : String(e);
     }
-    this.blocks.add({
+    const found = {
       hash,
       height: job.template.height,
       worker,
       foundAt: Date.now(),
       verdict,
       confirmations: null,
-    });
+    };
+    this.blocks.add(found);
+    try {
+      this.opts.accounting?.blockFound(found, job.template.coinbasevalue, shareId);
+    } catch (e) {
+      this.log(`block ${hash} not recorded: ${e instanceof Error ? e.message : String(e)}`);
+    }
     this.log(`block ${hash} at height ${job.template.height} by ${worker}: ${verdict ?? "accepted"}`);
     await this.poller.refresh();
   }

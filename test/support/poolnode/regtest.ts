@@ -2,7 +2,8 @@
  * Two real litecoind nodes in regtest for the pool-node tests (Debian's litecoind, installed by
  * `make testlibs`). Two, because litecoind answers getblocktemplate only while it has a peer. Each
  * node gets free 127.0.0.1 ports and a temporary datadir; the pool's node has a wallet whose coinbase
- * matured (101 blocks). Everything the tests assert about the chain is asked with litecoin-cli, not
+ * matured (101 blocks), and the peer a wallet of its own ("miners") so that payouts are seen arriving
+ * at a wallet that is not the one paying. Everything the tests assert about the chain is asked with litecoin-cli, not
  * with the pool's own RPC client.
  */
 import { createHmac, randomBytes } from "node:crypto";
@@ -106,6 +107,7 @@ export class RegtestPair {
       await untilAsync(() => answers(node));
       await untilAsync(() => answers(peer));
       await cli(node, "createwallet", "pool");
+      await cli(peer, "createwallet", "miners");
       const address = await cli(node, "getnewaddress");
       await cli(node, "generatetoaddress", "101", address);
       await untilAsync(async () => Number(await cli(node, "getconnectioncount")) > 0);
