@@ -100,11 +100,29 @@ export class PoolLedgerStore {
    * whose work lies (partly) within the last `window` units logged up to it; the oldest one counts
    * only for its part inside. A log holding less than the window gives all it holds.
    */
-  windowWork(lastId: number, window: number): { first: number; work: WindowWork[] } {
+  windowWork(lastId: number, window: number, address?: string): { first: number; work: WindowWork[] } {
+    const bounds = this.windowStart(lastId, window);
+    if (bounds === null) return { first: lastId + 1, work: [] };
+    const { first, start } = bounds;
+    const sql = `SELECT address, SUM(MIN(difficulty, cum_work - ?1)) AS work, COUNT(*) AS shares
+                 FROM poolnode_shares WHERE id BETWEEN ?2 AND ?3 ${address === undefined ? "" : "AND address = ?4"}
+                 GROUP BY address ORDER BY address`;
+    const work =
+      address === undefined
+        ? this.db.query<WindowWork, [number, number, number]>(sql).all(start, first, lastId)
+        : this.db.query<WindowWork, [number, number, number, string]>(sql).all(start, first, lastId, address);
+    return { first, work };
+  }
+
+  /**
+   * The first share of that window and the work logged before the window (`start`), through the
+   * cum_work index: no summing over the window.
+   */
+  private windowStart(lastId: number, window: number): { first: number; start: number; end: number } | null {
     const last = this.db
       .query<{ cum_work: number }, [number]>("SELECT cum_work FROM poolnode_shares WHERE id = ?")
       .get(lastId);
-    if (last === null) return { first: lastId + 1, work: [] };
+    if (last === null) return null;
     const start = last.cum_work - window;
     const first =
       this.db
@@ -112,13 +130,7 @@ export class PoolLedgerStore {
           "SELECT MIN(id) AS id FROM poolnode_shares WHERE cum_work > ?",
         )
         .get(start)?.id ?? lastId;
-    const work = this.db
-      .query<WindowWork, [number, number, number]>(
-        `SELECT address, SUM(MIN(difficulty, cum_work - ?1)) AS work, COUNT(*) AS shares
-         FROM poolnode_shares WHERE id BETWEEN ?2 AND ?3 GROUP BY address ORDER BY address`,
-      )
-      .all(start, first, lastId);
-    return { first, work };
+    return { first, start, end: last.cum_work };
   }
 
   /** The block and, when the daemon took it, its window frozen now. */
@@ -146,12 +158,13 @@ export class PoolLedgerStore {
       if (b.verdict !== null) return;
       const { first, work } = this.windowWork(b.last_share_id, rules.window);
       const total = work.reduce((sum, w) => sum + w.work, 0);
+      const end = this.windowStart(b.last_share_id, rules.window)?.end ?? 0;
       this.db
         .query(
-          `INSERT INTO poolnode_rounds (block_hash, first_share_id, last_share_id, window, total_work, fee, pool_address)
-           VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+          `INSERT INTO poolnode_rounds (block_hash, first_share_id, last_share_id, window, total_work, end_work, fee, pool_address)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
         )
-        .run(b.hash, first, b.last_share_id, rules.window, total, rules.fee, rules.poolAddress);
+        .run(b.hash, first, b.last_share_id, rules.window, total, end, rules.fee, rules.poolAddress);
     })();
   }
 
@@ -234,7 +247,7 @@ export class PoolLedgerStore {
   prune(window: number): number {
     const tip = this.tip();
     if (tip.id === 0) return 0;
-    const current = this.windowWork(tip.id, window).first;
+    const current = this.windowStart(tip.id, window)?.first ?? tip.id;
     const open =
       this.db
         .query<{ id: number | null }, []>(
@@ -464,14 +477,14 @@ export class PoolLedgerStore {
           .all(since, address);
   }
 
-  /** Work logged after the last share of the newest accepted block (the current round's). */
+  /** Work logged after the share of the newest accepted block (the current round's). */
   workSinceLastBlock(): number {
-    const r = this.db
-      .query<{ w: number | null }, []>(
-        `SELECT (SELECT cum_work FROM poolnode_shares ORDER BY id DESC LIMIT 1)
-              - COALESCE((SELECT s.cum_work FROM poolnode_shares s WHERE s.id = (SELECT MAX(last_share_id) FROM poolnode_blocks WHERE status <> 'rejected')), 0) AS w`,
-      )
-      .get();
-    return r?.w ?? 0;
+    const since =
+      this.db
+        .query<{ w: number }, []>(
+          "SELECT end_work AS w FROM poolnode_rounds ORDER BY last_share_id DESC LIMIT 1",
+        )
+        .get()?.w ?? 0;
+    return this.tip().cumWork - since;
   }
 }

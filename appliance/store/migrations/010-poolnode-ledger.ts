@@ -20,6 +20,8 @@ CREATE TABLE poolnode_shares (
   height INTEGER NOT NULL
 );
 CREATE INDEX poolnode_shares_cum ON poolnode_shares (cum_work);
+-- hashrate and workers look at the last minutes
+CREATE INDEX poolnode_shares_at ON poolnode_shares (at);
 
 CREATE TABLE poolnode_blocks (
   hash TEXT PRIMARY KEY,
@@ -43,6 +45,8 @@ CREATE TABLE poolnode_rounds (
   -- the window N in force when the block was found: a later change of the project does not move it
   window REAL NOT NULL,
   total_work REAL NOT NULL,
+  -- cum_work of the block's share: the current round's work is counted from it, pruned or not
+  end_work REAL NOT NULL,
   -- and the fee and the fee line's address, so that credits at maturity follow the rules at the find
   fee REAL NOT NULL,
   pool_address TEXT NOT NULL

@@ -96,7 +96,7 @@ function addressInfo(r: RequestInfo) {
   const p = r.app.poolNode.project();
   const { address: a } = query(r, addressQuery);
   const store = r.app.poolNode.store;
-  const window = store.windowWork(store.tip().id, p?.pplns_window ?? 0).work.find((w) => w.address === a);
+  const [window] = store.windowWork(store.tip().id, p?.pplns_window ?? 0, a).work;
   const { balance, paid } = store.balance(a);
   return {
     address: a,
@@ -140,6 +140,8 @@ export const poolNodeRoutes: Route[] = [
           pplns_window: p.pplns_window,
           difficulty: p.difficulty,
           vardiff_seconds: p.vardiff_seconds,
+          payout_threshold: p.payout_threshold,
+          payout_interval_seconds: p.payout_interval_seconds,
         },
         projectPort: p.stratum_port,
         endpoints: [{ id: 1, name: `${p.coin} daemon`, coin: p.coin }],

@@ -119,7 +119,7 @@ test("a matured block is credited once, by the window and the fee frozen when it
   expect(store.profit(10).total).toBe(50_000_000);
 });
 
-test("pruning keeps the shares of a window not yet credited and of the next block's window", () => {
+test("pruning keeps the shares of a window not yet credited and of the next block's window, and the round's work", () => {
   const log = new ShareLog(store);
   const ids = logShares(log, ["A", "A", "A", "B", "B"]);
   store.recordBlock(block("h1", ids[4] as number), { window: 3 * D, fee: 0, poolAddress: "pool" });
@@ -130,6 +130,8 @@ test("pruning keeps the shares of a window not yet credited and of the next bloc
   // credited, only the next window (the last two shares) is needed
   expect(store.prune(2 * D)).toBe(6);
   expect(store.windowWork(store.tip().id, 2 * D).work).toEqual([{ address: "C", work: 2 * D, shares: 2 }]);
+  // the current round still counts from h1's share, which is gone: the five C shares
+  expect(store.workSinceLastBlock()).toBe(5 * D);
 });
 
 test("a payout debits in the same transaction it is created in; undone, the balance is back; sent, it is paid", () => {
