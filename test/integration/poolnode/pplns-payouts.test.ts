@@ -5,7 +5,7 @@
  * credits — a window of 4.5 shares, so the oldest share in it counts half — match what the test works
  * out from the order it submitted, and add up to the coinbase value litecoin-cli reads from the chain.
  * The payout cycle then pays both balances in one sendmany, and the peer's wallet shows each address
- * receiving exactly its credit, once.
+ * receiving exactly its credit, once. A second block, which the chain then drops, credits nobody.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { freePort, startTestAppliance, type TestAppliance } from "../../support/appliance.ts";
@@ -172,13 +172,32 @@ test("matured, it is credited by PPLNS exactly as the submitted shares say, and 
   expect(await get<PayoutView[]>("/api/poolnode/payouts")).toHaveLength(1);
 });
 
+test("a block the chain orphans credits nobody, also once it is 100 blocks behind", async () => {
+  const tip = await cli(chain.node, "getbestblockhash");
+  for (const m of miners.values()) await m.jobOn(tip);
+  await submitPlan(miners, [b, b, a], D);
+  type Sync = { blocks: { hash: string; status: string }[] };
+  await untilAsync(async () => (await get<Sync>("/api/poolnode/sync/info")).blocks[0]?.status === "immature");
+  const orphan = (await get<Sync>("/api/poolnode/sync/info")).blocks[0]?.hash as string;
+  await cli(chain.node, "invalidateblock", orphan);
+  // the chain goes on without it, past maturity
+  await cli(chain.node, "generatetoaddress", "101", chain.walletAddress);
+  await untilAsync(async () => (await get<Sync>("/api/poolnode/sync/info")).blocks[0]?.status === "orphaned");
+  expect((await cliJson<{ confirmations: number }>(chain.node, "getblock", orphan)).confirmations).toBe(-1);
+  await Bun.sleep(2500);
+  expect((await get<Reward[]>("/api/poolnode/rewards")).map((r) => r.hash)).not.toContain(orphan);
+  expect(await get<PayoutView[]>("/api/poolnode/payouts")).toHaveLength(1);
+  for (const address of [a, b])
+    expect((await get<AddressView>(`/api/poolnode/address/info?address=${address}`)).balance).toBe(0);
+});
+
 test("the ledger's calls: zod on their queries, status 4 once the node is not activated", async () => {
   expect((await t.client.get("/api/poolnode/address/info")).status).toBe(400);
   expect((await t.client.get("/api/poolnode/rewards?limit=0")).status).toBe(400);
   expect((await t.client.get("/api/poolnode/project/stats?k=BTC")).status).toBe(400);
   type Stats = { coin: string; blocks_found: number; effort: number | null; round_work: number };
   const stats = await get<Stats>("/api/poolnode/project/stats?k=ltc");
-  expect(stats).toEqual(expect.objectContaining({ coin: "LTC", blocks_found: 1, round_work: 0 }));
+  expect(stats).toEqual(expect.objectContaining({ coin: "LTC", blocks_found: 2, round_work: 0 }));
   expect(stats.effort).toBe(0);
   await t.client.post("/api/poolnode/project/unactive");
   for (const path of ["project/stats", `address/info?address=${a}`, "rewards", "payouts", "profit"])

@@ -9,6 +9,7 @@ import {
   parseNotify,
   parseSubscribeResult,
 } from "../../../appliance/engine/stratum/bitcoin/messages.ts";
+import { stratumPrevHash } from "../../../appliance/poolnode/pool/job.ts";
 import { until } from "../stratum/port-fixture.ts";
 import { RawClient } from "../stratum/raw-client.ts";
 import { digestValue, headerOf, powDigest } from "../stratum/share-check.ts";
@@ -39,6 +40,16 @@ export class HandMiner {
     const seen = jobs().findIndex((j) => j.jobId === this.job.jobId);
     await until(() => jobs().length > seen + 1);
     this.job = jobs()[jobs().length - 1] as Notify;
+  }
+
+  /** Waits until the pool's newest job is on the tip `previousBlockHash` (display order), and takes it. */
+  async jobOn(previousBlockHash: string): Promise<void> {
+    const latest = () => {
+      const all = this.messages("mining.notify");
+      return parseNotify(all[all.length - 1] ?? []) as Notify;
+    };
+    await until(() => stratumPrevHash(previousBlockHash) === latest().prevHash);
+    this.job = latest();
   }
 
   static async connect(port: number, user: string, versionMask?: string): Promise<HandMiner> {
