@@ -118,19 +118,27 @@ export class PoolLedgerStore {
    * The first share of that window and the work logged before the window (`start`), through the
    * cum_work index: no summing over the window.
    */
-  private windowStart(lastId: number, window: number): { first: number; start: number; end: number } | null {
+  private windowStart(
+    lastId: number,
+    window: number,
+  ): { first: number; start: number; end: number; total: number } | null {
     const last = this.db
       .query<{ cum_work: number }, [number]>("SELECT cum_work FROM poolnode_shares WHERE id = ?")
       .get(lastId);
     if (last === null) return null;
     const start = last.cum_work - window;
-    const first =
-      this.db
-        .query<{ id: number | null }, [number]>(
-          "SELECT MIN(id) AS id FROM poolnode_shares WHERE cum_work > ?",
-        )
-        .get(start)?.id ?? lastId;
-    return { first, start, end: last.cum_work };
+    const first = this.db
+      .query<{ id: number; before: number }, [number]>(
+        "SELECT id, cum_work - difficulty AS before FROM poolnode_shares WHERE cum_work > ? ORDER BY cum_work LIMIT 1",
+      )
+      .get(start) ?? { id: lastId, before: start };
+    // the window's work without summing it: from its start, or from its first share when not full
+    return {
+      first: first.id,
+      start,
+      end: last.cum_work,
+      total: last.cum_work - Math.max(start, first.before),
+    };
   }
 
   /** The block and, when the daemon took it, its window frozen now. */
@@ -156,9 +164,8 @@ export class PoolLedgerStore {
           b.last_share_id,
         );
       if (b.verdict !== null) return;
-      const { first, work } = this.windowWork(b.last_share_id, rules.window);
-      const total = work.reduce((sum, w) => sum + w.work, 0);
-      const end = this.windowStart(b.last_share_id, rules.window)?.end ?? 0;
+      const w = this.windowStart(b.last_share_id, rules.window);
+      const [first, total, end] = w === null ? [b.last_share_id + 1, 0, 0] : [w.first, w.total, w.end];
       this.db
         .query(
           `INSERT INTO poolnode_rounds (block_hash, first_share_id, last_share_id, window, total_work, end_work, fee, pool_address)

@@ -99,6 +99,11 @@ test("a matured block is credited once, by the window and the fee frozen when it
   const log = new ShareLog(store);
   const ids = logShares(log, ["A", "A", "B", "B", "B", "A"]);
   store.recordBlock(block("h1", ids[5] as number), { window: 4.5 * D, fee: 0.01, poolAddress: "pool" });
+  const round = () =>
+    db
+      .query("SELECT first_share_id AS first, total_work AS total, end_work AS end FROM poolnode_rounds")
+      .all();
+  expect(round()).toEqual([{ first: ids[1] as number, total: 4.5 * D, end: 6 * D }]);
   // later shares and a changed project do not move the frozen round
   logShares(log, ["B", "B"]);
   expect(store.openBlocks().map((b) => b.hash)).toEqual(["h1"]);
@@ -138,6 +143,8 @@ test("a payout debits in the same transaction it is created in; undone, the bala
   const log = new ShareLog(store);
   const ids = logShares(log, ["A", "B", "B", "B"]);
   store.recordBlock(block("h1", ids[3] as number, 400_000_000), { window: 100, fee: 0, poolAddress: "pool" });
+  // a window larger than the log holds all of its work
+  expect(db.query("SELECT total_work AS total FROM poolnode_rounds").get()).toEqual({ total: 4 * D });
   store.creditBlock("h1", 1);
   expect([store.balance("A").balance, store.balance("B").balance]).toEqual([100_000_000, 300_000_000]);
 
