@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { coinLabel, coinNotes, visibleCoins } from "../../../ui/src/lib/coins.ts";
 import {
   formatBytes,
+  formatCoins,
   formatDuration,
   formatHashrate,
   formatPercent,
@@ -42,6 +43,16 @@ describe("format (spec §9)", () => {
     expect(formatPoints(0)).toBe("+0.000");
     expect(formatPoints(Number.NaN)).toBe("+0.000");
   });
+});
+
+test("pool-node amounts: base units as coins with all eight decimals, exact up to 2^53 units", () => {
+  expect(formatCoins(0, "LTC")).toBe("0.00000000 LTC");
+  expect(formatCoins(1, "LTC")).toBe("0.00000001 LTC");
+  expect(formatCoins(1_633_333_333, "LTC")).toBe("16.33333333 LTC");
+  expect(formatCoins(5_000_000_000, "BTC")).toBe("50.00000000 BTC");
+  expect(formatCoins(2 ** 53 - 1, "LTC")).toBe("90071992.54740991 LTC");
+  // where dividing by 10^8 in doubles is off by one unit
+  expect(formatCoins(7_625_757_073_586_630, "LTC")).toBe("76257570.73586630 LTC");
 });
 
 describe("coins (spec §2)", () => {

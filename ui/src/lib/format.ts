@@ -73,3 +73,10 @@ export function formatPoints(gap: number): string {
   const v = Number.isFinite(gap) ? gap * 100 : 0;
   return `${v < 0 ? "−" : "+"}${Math.abs(v).toFixed(3)}`;
 }
+
+/** An amount in the coin's base unit (10^-8) as coins with all eight decimals, exactly (no float division). */
+export function formatCoins(units: number, coin: string): string {
+  const whole = Math.floor(units / 1e8);
+  const fraction = String(units - whole * 1e8).padStart(8, "0");
+  return `${whole}.${fraction} ${coin}`;
+}

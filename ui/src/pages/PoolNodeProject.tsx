@@ -14,8 +14,11 @@ interface Project {
   rpc_password_set: boolean;
   pool_address: string;
   fee: number;
+  pplns_window: number;
   difficulty: number;
   vardiff_seconds: number;
+  payout_threshold: number;
+  payout_interval_seconds: number;
   stratum_port: number;
 }
 
@@ -29,8 +32,11 @@ const EMPTY = {
   rpc_password: "",
   pool_address: "",
   fee: "1",
+  pplns_window: "1000000",
   difficulty: "65536",
   vardiff_seconds: "10",
+  payout_threshold: "0.1",
+  payout_interval_seconds: "3600",
   stratum_port: "3333",
 };
 type Form = typeof EMPTY;
@@ -44,15 +50,19 @@ function formOf(p: Project): Form {
     rpc_password: "",
     pool_address: p.pool_address,
     fee: String(p.fee * 100),
+    pplns_window: String(p.pplns_window),
     difficulty: String(p.difficulty),
     vardiff_seconds: String(p.vardiff_seconds),
+    payout_threshold: String(p.payout_threshold),
+    payout_interval_seconds: String(p.payout_interval_seconds),
     stratum_port: String(p.stratum_port),
   };
 }
 
 /**
- * The pool-node project: the coin daemon and its credentials, where rewards go, fee, difficulty and
- * the stratum port; save, then activate (the pool starts) or deactivate. The server checks it all.
+ * The pool-node project: the coin daemon and its credentials, where rewards go, fee and PPLNS window,
+ * difficulty, when balances are paid and the stratum port; save, then activate (the pool starts) or
+ * deactivate. The server checks it all.
  */
 export function PoolNodeProject({ active, onChange }: { active: boolean; onChange: () => void }) {
   const [f, setF] = useState<Form>(EMPTY);
@@ -73,8 +83,11 @@ export function PoolNodeProject({ active, onChange }: { active: boolean; onChang
     const body = {
       ...f,
       fee: Number(f.fee) / 100,
+      pplns_window: Number(f.pplns_window),
       difficulty: Number(f.difficulty),
       vardiff_seconds: Number(f.vardiff_seconds),
+      payout_threshold: Number(f.payout_threshold),
+      payout_interval_seconds: Number(f.payout_interval_seconds),
       stratum_port: Number(f.stratum_port),
     };
     await post<{ data: Project }>("/api/poolnode/project/apply", body).then(
@@ -126,8 +139,11 @@ export function PoolNodeProject({ active, onChange }: { active: boolean; onChang
         </Field>
         {text("pool_address", t("poolnode.pool_address"))}
         {text("fee", t("poolnode.fee"), true)}
+        {text("pplns_window", t("poolnode.pplns_window"), true)}
         {text("difficulty", t("poolnode.difficulty"), true)}
         {text("vardiff_seconds", t("poolnode.vardiff_seconds"), true)}
+        {text("payout_threshold", t("poolnode.payout_threshold"), true)}
+        {text("payout_interval_seconds", t("poolnode.payout_interval"), true)}
         {text("stratum_port", t("poolnode.stratum_port"), true)}
       </div>
       <div class="flex gap-2">

@@ -5,6 +5,7 @@ import { t } from "../lib/i18n.ts";
 import { BTN_PRIMARY, CARD } from "../lib/ui.ts";
 import { useFetch } from "../lib/useFetch.ts";
 import { type FoundBlock, FoundBlocks } from "./FoundBlocks.tsx";
+import { PoolNodeLedger } from "./PoolNodeLedger.tsx";
 import { PoolNodeProject } from "./PoolNodeProject.tsx";
 
 interface NodeInfo {
@@ -78,6 +79,7 @@ export function RegPool() {
         <p class="mt-2 text-sm text-mute">{t("poolnode.help")}</p>
       </section>
       {running && sync?.data?.blocks && <FoundBlocks blocks={sync.data.blocks} />}
+      {node !== undefined && <PoolNodeLedger coin={node.config.coin} />}
       <PoolNodeProject active={node !== undefined} onChange={reload} />
       <button type="button" class={BTN_PRIMARY} onClick={() => setAdding(true)}>
         + {t("poolnode.add_port")}
