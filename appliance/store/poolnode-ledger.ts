@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { type Credit, splitReward } from "../poolnode/accounting/pplns.ts";
+import type { BlockStatus } from "../poolnode/pool/block-tracker.ts";
 
 /** A share as the log keeps it; `id` and `cumWork` are given in memory, in order, by the share log. */
 export interface ShareRecord {
@@ -12,7 +13,7 @@ export interface ShareRecord {
   height: number;
 }
 
-export type StoredBlockStatus = "submitted" | "rejected" | "immature" | "mature" | "orphaned";
+export type StoredBlockStatus = BlockStatus;
 
 export interface StoredBlock {
   hash: string;
@@ -196,10 +197,14 @@ export class PoolLedgerStore {
     return this.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM poolnode_blocks").get()?.n ?? 0;
   }
 
-  setConfirmations(hash: string, status: StoredBlockStatus, confirmations: number | null): void {
-    this.db
-      .query("UPDATE poolnode_blocks SET status = ?, confirmations = ? WHERE hash = ?")
-      .run(status, confirmations, hash);
+  setConfirmations(
+    blocks: readonly { hash: string; status: StoredBlockStatus; confirmations: number | null }[],
+  ): void {
+    if (blocks.length === 0) return;
+    const update = this.db.query("UPDATE poolnode_blocks SET status = ?, confirmations = ? WHERE hash = ?");
+    this.db.transaction(() => {
+      for (const b of blocks) update.run(b.status, b.confirmations, b.hash);
+    })();
   }
 
   /**

@@ -4,7 +4,7 @@
  * once, an orphan the chain left behind credits nobody. All of it runs after a share's answer or in
  * the tracker's turn, never on the share's own path beyond the log's array push.
  */
-import type { PoolLedgerStore, StoredBlockStatus } from "../../store/poolnode-ledger.ts";
+import type { PoolLedgerStore } from "../../store/poolnode-ledger.ts";
 import { blockStatus, COINBASE_MATURITY, type FoundBlock } from "../pool/block-tracker.ts";
 import { ShareLog, type ShareLogOptions } from "./share-log.ts";
 
@@ -14,8 +14,8 @@ export interface PoolAccounting {
   share(worker: string, difficulty: number, height: number): number;
   /** a block the pool submitted, with the coinbase value and the id of the share that found it */
   blockFound(block: FoundBlock, reward: number, shareId: number): void;
-  /** the tracker asked the daemon about `block`; `tipHeight` is the best chain's height */
-  blockChecked(block: FoundBlock, tipHeight: number): void;
+  /** the tracker asked the daemon about these blocks; `tipHeight` is the best chain's height */
+  blocksChecked(blocks: readonly FoundBlock[], tipHeight: number): void;
   /** blocks found before this start that are still tracked */
   openBlocks(): FoundBlock[];
 }
@@ -30,6 +30,7 @@ const PRUNE_MS = 60_000;
 
 export class PoolLedger implements PoolAccounting {
   private readonly log: ShareLog;
+  private readonly pruneMs: number;
   private pruner: ReturnType<typeof setInterval> | null = null;
 
   constructor(
@@ -41,8 +42,6 @@ export class PoolLedger implements PoolAccounting {
     this.log = new ShareLog(store, opts, (e) => this.report(`share log: ${message(e)}`));
     this.pruneMs = opts.pruneMs ?? PRUNE_MS;
   }
-
-  private readonly pruneMs: number;
 
   start(): void {
     // a block that matured while its credit failed, or just before a crash, is credited now
@@ -81,15 +80,20 @@ export class PoolLedger implements PoolAccounting {
     );
   }
 
-  blockChecked(block: FoundBlock, tipHeight: number): void {
-    const status = blockStatus(block);
-    this.store.setConfirmations(block.hash, status as StoredBlockStatus, block.confirmations);
-    if (status === "mature") {
-      const credits = this.store.creditBlock(block.hash, Date.now());
-      if (credits.length > 0) this.report(`block ${block.hash} matured: ${credits.length} credit lines`);
-    } else if (status === "orphaned" && tipHeight - block.height > COINBASE_MATURITY) {
-      // so far behind the tip that no reorganisation will bring it back: it frees its shares
-      this.store.closeOrphan(block.hash, Date.now());
+  blocksChecked(blocks: readonly FoundBlock[], tipHeight: number): void {
+    // every block's confirmations at each tip: one transaction (one fsync), not one per block
+    this.store.setConfirmations(
+      blocks.map((b) => ({ hash: b.hash, status: blockStatus(b), confirmations: b.confirmations })),
+    );
+    for (const block of blocks) {
+      const status = blockStatus(block);
+      if (status === "mature") {
+        const credits = this.store.creditBlock(block.hash, Date.now());
+        if (credits.length > 0) this.report(`block ${block.hash} matured: ${credits.length} credit lines`);
+      } else if (status === "orphaned" && tipHeight - block.height > COINBASE_MATURITY) {
+        // so far behind the tip that no reorganisation will bring it back: it frees its shares
+        this.store.closeOrphan(block.hash, Date.now());
+      }
     }
   }
 

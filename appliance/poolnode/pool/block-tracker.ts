@@ -35,13 +35,15 @@ export class BlockTracker {
     this.blocks.push(block);
   }
 
-  /** Asks the daemon for the confirmations of every accepted block that is not yet mature. */
-  async refresh(daemon: DaemonCalls, checked?: (block: FoundBlock) => void): Promise<void> {
+  /** Asks the daemon for the confirmations of every accepted block that is not yet mature; returns those. */
+  async refresh(daemon: DaemonCalls): Promise<FoundBlock[]> {
+    const asked: FoundBlock[] = [];
     for (const b of this.blocks) {
       const s = blockStatus(b);
       if (s === "rejected" || s === "mature") continue;
       b.confirmations = (await daemon.getBlock(b.hash)).confirmations;
-      checked?.(b);
+      asked.push(b);
     }
+    return asked;
   }
 }

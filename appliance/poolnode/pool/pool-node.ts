@@ -169,10 +169,12 @@ export class PoolNode {
       return;
     }
     const accounting = this.opts.accounting;
-    // the job's height is the tip's plus one
+    // the current job is on the tip (or one block behind it, when a new template is arriving): that
+    // only delays giving up an orphan by a block
     const tip = (this.jobs.current?.template.height ?? 1) - 1;
     this.tracking = this.blocks
-      .refresh(this.daemon, accounting && ((b) => accounting.blockChecked(b, tip)))
+      .refresh(this.daemon)
+      .then((asked) => accounting?.blocksChecked(asked, tip))
       .catch((e: unknown) => this.log(`block tracking: ${e instanceof Error ? e.message : String(e)}`))
       .finally(() => {
         this.tracking = null;
