@@ -4,8 +4,9 @@
  * one a block. The block waits immature, credits nobody, and matures after 100 blocks; its PPLNS
  * credits — a window of 4.5 shares, so the oldest share in it counts half — match what the test works
  * out from the order it submitted, and add up to the coinbase value litecoin-cli reads from the chain.
- * The payout cycle then pays both balances in one sendmany, and the peer's wallet shows each address
- * receiving exactly its credit, once. A second block, which the chain then drops, credits nobody.
+ * The payout cycle then pays both balances in one sendmany — after a first one the locked wallet
+ * refused, undone at once — and the peer's wallet shows each address receiving exactly its credit,
+ * once. A second block, which the chain then drops, credits nobody.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { freePort, startTestAppliance, type TestAppliance } from "../../support/appliance.ts";
@@ -15,6 +16,7 @@ import { cli, cliJson, RegtestPair } from "../../support/poolnode/regtest.ts";
 import { untilAsync } from "../../support/stratum/port-fixture.ts";
 
 const D = 2 ** -16;
+const WALLET_PASSPHRASE = "regtest-only";
 const WINDOW_SHARES = 4.5;
 const FEE_PPM = 10_000n;
 const stratumPort = freePort();
@@ -38,6 +40,7 @@ interface Reward {
 interface PayoutView {
   id: number;
   state: string;
+  error: string;
   txid: string | null;
   total: number;
   items: { address: string; amount: number }[];
@@ -107,6 +110,8 @@ test("a found block is recorded with its reward and credits nobody while immatur
 test("matured, it is credited by PPLNS exactly as the submitted shares say, and paid to the peer's wallet once", async () => {
   const hash = (await get<{ blocks: { hash: string }[] }>("/api/poolnode/sync/info")).blocks[0]
     ?.hash as string;
+  // a locked wallet refuses the first payout: undone at once with the daemon's reason
+  await cli(chain.node, "encryptwallet", WALLET_PASSPHRASE);
   await cli(chain.node, "generatetoaddress", "100", chain.walletAddress);
   await untilAsync(async () => (await get<Reward[]>("/api/poolnode/rewards")).length === 1);
 
@@ -127,7 +132,15 @@ test("matured, it is credited by PPLNS exactly as the submitted shares say, and 
   );
   expect((await get<{ total: number }>("/api/poolnode/profit")).total).toBe(Number(truth.fee));
 
-  // the payout cycle (every second here) pays both in one transaction
+  await untilAsync(async () => (await get<PayoutView[]>("/api/poolnode/payouts")).length > 0);
+  const [refused] = await get<PayoutView[]>("/api/poolnode/payouts");
+  expect(refused).toEqual(expect.objectContaining({ state: "failed", txid: null }));
+  expect(refused?.error).toContain("walletpassphrase");
+  for (const address of [a, b])
+    expect((await get<AddressView>(`/api/poolnode/address/info?address=${address}`)).paid).toBe(0);
+
+  // unlocked, the next cycle (every second here) pays both in one transaction
+  await cli(chain.node, "walletpassphrase", WALLET_PASSPHRASE, "600");
   await untilAsync(async () => (await get<PayoutView[]>("/api/poolnode/payouts"))[0]?.state === "sent");
   const [payout] = await get<PayoutView[]>("/api/poolnode/payouts");
   const txid = payout?.txid as string;
@@ -169,7 +182,7 @@ test("matured, it is credited by PPLNS exactly as the submitted shares say, and 
   // later cycles pay nobody again; the payout is confirmed
   await untilAsync(async () => (await get<PayoutView[]>("/api/poolnode/payouts"))[0]?.state === "confirmed");
   await Bun.sleep(2500);
-  expect(await get<PayoutView[]>("/api/poolnode/payouts")).toHaveLength(1);
+  expect(await get<PayoutView[]>("/api/poolnode/payouts")).toHaveLength(2);
 });
 
 test("a block the chain orphans credits nobody, also once it is 100 blocks behind", async () => {
@@ -186,7 +199,7 @@ test("a block the chain orphans credits nobody, also once it is 100 blocks behin
   expect((await cliJson<{ confirmations: number }>(chain.node, "getblock", orphan)).confirmations).toBe(-1);
   await Bun.sleep(2500);
   expect((await get<Reward[]>("/api/poolnode/rewards")).map((r) => r.hash)).not.toContain(orphan);
-  expect(await get<PayoutView[]>("/api/poolnode/payouts")).toHaveLength(1);
+  expect(await get<PayoutView[]>("/api/poolnode/payouts")).toHaveLength(2);
   for (const address of [a, b])
     expect((await get<AddressView>(`/api/poolnode/address/info?address=${address}`)).balance).toBe(0);
 });
