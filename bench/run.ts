@@ -27,6 +27,7 @@ const BENCHES = [
   "bench/tunnel/wire-bytes.ts",
   "bench/tunnel/wire-bytes.ts 100 40 0",
   "bench/tunnel/share-latency.ts",
+  "bench/poolnode/ledger.ts",
 ];
 const LIMIT_MS = 10 * 60_000;
 

@@ -1,0 +1,85 @@
+/**
+ * The pool node's ledger on a real SQLite file (the appliance's migrations, WAL, FULL sync): what the
+ * share path pays per accepted share (ShareLog.append), what a flush of one batch costs on the pool's
+ * thread, and the per-block work — recording a found block's round, crediting it when it matures (the
+ * one sum over a window), pruning — with a window of WINDOW_SHARES shares from ADDRESSES addresses.
+ *
+ *   node_modules/.bin/bun bench/poolnode/ledger.ts [shares]
+ */
+import { rmSync } from "node:fs";
+import { ShareLog } from "../../appliance/poolnode/accounting/share-log.ts";
+import { databaseBytes, openDatabase } from "../../appliance/store/db.ts";
+import { PoolLedgerStore } from "../../appliance/store/poolnode-ledger.ts";
+import { tempDir } from "../../test/support/appliance.ts";
+
+const SHARES = Number(process.argv[2] ?? 500_000);
+const ADDRESSES = 1000;
+const BATCH = 5000;
+const DIFFICULTY = 65_536;
+const WINDOW_SHARES = 200_000;
+
+const ms = (t0: number) => Math.round((performance.now() - t0) * 100) / 100;
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)] ?? 0;
+
+const dir = tempDir("pithead-bench-ledger-");
+const db = openDatabase(dir);
+const store = new PoolLedgerStore(db);
+const log = new ShareLog(store, { batch: Number.POSITIVE_INFINITY });
+const workers = Array.from(
+  { length: ADDRESSES },
+  (_, i) => `ltc1qbenchaddress${String(i).padStart(6, "0")}.rig`,
+);
+
+let appendMs = 0;
+const flushes: number[] = [];
+for (let done = 0; done < SHARES; done += BATCH) {
+  const t0 = performance.now();
+  for (let i = 0; i < BATCH; i++)
+    log.append(workers[(done + i) % ADDRESSES] as string, DIFFICULTY, 3_000_000, Date.now());
+  appendMs += performance.now() - t0;
+  const t1 = performance.now();
+  log.flush();
+  flushes.push(ms(t1));
+}
+const last = store.tip().id;
+const rules = { window: WINDOW_SHARES * DIFFICULTY, fee: 0.01, poolAddress: "ltc1qpool" };
+let t = performance.now();
+store.recordBlock(
+  {
+    hash: "ab".repeat(32),
+    height: 3_000_000,
+    found_at: 1,
+    address: "a",
+    worker: "a",
+    reward: 625_000_000,
+    verdict: null,
+    last_share_id: last,
+  },
+  rules,
+);
+const recordMs = ms(t);
+t = performance.now();
+const credits = store.creditBlock("ab".repeat(32), Date.now());
+const creditMs = ms(t);
+t = performance.now();
+const pruned = store.prune(rules.window);
+const pruneMs = ms(t);
+
+const figures = {
+  shares: SHARES,
+  append_ns_per_share: Math.round((appendMs * 1e6) / SHARES),
+  flush_batch: BATCH,
+  flush_ms_p50: pct(flushes, 0.5),
+  flush_ms_p99: pct(flushes, 0.99),
+  flush_ms_max: Math.max(...flushes),
+  record_block_ms: recordMs,
+  credit_block_ms: creditMs,
+  credit_lines: credits.length,
+  prune_ms: pruneMs,
+  pruned_shares: pruned,
+  // the file and its write-ahead log, after the prune (SQLite reuses the freed pages; it does not shrink)
+  database_mb: Math.round(databaseBytes(dir) / 1e5) / 10,
+};
+console.log(JSON.stringify(figures, null, 2));
+db.close();
+rmSync(dir, { recursive: true, force: true });
