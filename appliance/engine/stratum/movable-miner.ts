@@ -24,6 +24,7 @@
  * that would fit without costing memory. CryptoNote's moves a miner by issuing it a job on a free
  * nonce byte of the target's lanes; it shares the share ticket (MinerShare) and the ledger rules.
  */
+
 import type { EngineTiming, LogLevel } from "../../domain/engine.ts";
 import type { Port } from "../../domain/port.ts";
 import type { DeviceRecord, DeviceRegistry, ShareOutcome } from "../../stats/device-registry.ts";
@@ -31,6 +32,7 @@ import { MAIN, type WorkSplit } from "../../stats/work-split.ts";
 import type { FeeSeat } from "../fee/fee-group.ts";
 import type { FeeScheduler } from "../fee/scheduler.ts";
 import type { FeeTarget } from "../fee/targets.ts";
+import type { Membership } from "../few-map.ts";
 import { chooseFeeMode, type FeeMode, type ModeStrategy } from "../modes/mode.ts";
 import { joinUser, rewriteIdentity, splitUser } from "../rewrite.ts";
 import { type ByteSocket, LineWriter } from "../transport/line-writer.ts";
@@ -379,7 +381,7 @@ export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerErr
    * Compatible-style fee (per share, on the miner's own session): the fee wallet the miner's group
    * owes this share to, when its worker is authorized on the job's session; else undefined.
    */
-  protected feeWorker(work: number, authorized: ReadonlySet<string>): FeeTarget | undefined {
+  protected feeWorker(work: number, authorized: Membership<string>): FeeTarget | undefined {
     const fee = this.host.fee;
     if (this.feeMode !== "share" || fee.targets.length === 0 || this.isProtected()) return undefined;
     return feeWorkerFor(this.seat as FeeSeat, fee, work, authorized);

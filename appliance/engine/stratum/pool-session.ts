@@ -6,6 +6,7 @@
  * how to read a line, and what a closed session means for its pending requests.
  */
 import type { Socket, SocketHandler } from "bun";
+import { FewMap } from "../few-map.ts";
 import { type Endpoint, endpointText } from "../transport/endpoint.ts";
 import { LineWriter, POOL_MAX_PENDING_BYTES } from "../transport/line-writer.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "./line-codec.ts";
@@ -36,7 +37,7 @@ export abstract class PoolSession<P extends PendingRequest> {
   state: SessionState = "connecting";
   readonly splitter: LineSplitter;
   writer: LineWriter | null = null;
-  protected readonly pending = new Map<number, P>();
+  protected readonly pending = new FewMap<number, P>();
   protected nextId = 1;
   /** why the session retires, while it waits for its pending shares */
   protected retiring: string | null = null;

@@ -7,6 +7,7 @@
  * hands them to its miners. A family adds its upstream, its job's notify line and its prefix limit.
  */
 import type { LogLevel } from "../../domain/engine.ts";
+import { FewMap } from "../few-map.ts";
 import { requestLine } from "./message.ts";
 import { type LaneSession, PoolLane, type PoolLaneHost } from "./pool-lane.ts";
 
@@ -100,7 +101,7 @@ export abstract class PrefixLane<U extends PrefixSession, W, J> extends PoolLane
   J,
   PrefixLaneMiner<PrefixLane<U, W, J>, U, J>
 > {
-  private readonly users = new Map<string, string>();
+  private readonly users = new FewMap<string, string>();
   /** the family's host, which also makes its sessions' options */
   protected abstract readonly host: PrefixLaneHost<PrefixLane<U, W, J>>;
 

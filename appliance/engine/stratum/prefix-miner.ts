@@ -11,6 +11,7 @@
  * under and the shares it sent for each. A family says what its shares hold, what it checks in them
  * and how they go up.
  */
+import type { Membership } from "../few-map.ts";
 import { badParams, ErrorCode, StratumError } from "./bitcoin/errors.ts";
 import { parseAuthorize } from "./bitcoin/messages.ts";
 import { intern } from "./intern.ts";
@@ -43,7 +44,7 @@ export interface PrefixJob<W extends PrefixWork> {
   readonly origin: { readonly target: string; readonly user: string | null; readonly shared: boolean };
   readonly upstream: {
     readonly isReady: boolean;
-    readonly authorized: ReadonlySet<string>;
+    readonly authorized: Membership<string>;
     /** a share: the family's three fields after the user and the pool's job id */
     submit(user: string, work: W, a: string, b: string, c: string, ticket: ShareTicket): void;
   };

@@ -6,6 +6,7 @@
  * mining.set_target and mining.notify; what a notify holds and how a share is sent are the family's
  * (its codec and its submit line). It knows nothing of miners; its lane decides what to do.
  */
+import { FewSet } from "../few-map.ts";
 import type { Endpoint } from "../transport/endpoint.ts";
 import { ErrorCode, readPoolError, StratumError } from "./bitcoin/errors.ts";
 import { parsePositional } from "./message.ts";
@@ -60,7 +61,7 @@ const NO_JOB = "no job from pool in time";
 export class PrefixUpstream<W> extends PoolSession<Pending> {
   extranonce = "";
   work: W | null = null;
-  readonly authorized = new Set<string>();
+  readonly authorized = new FewSet<string>();
   private lastTarget: string | null = null;
   private jobs = 0;
 

@@ -5,6 +5,7 @@
  * protection holds, credits accepted work (docs/engine.md, "Fee accounting"); and which fee wallet a
  * share goes to when its miner pays the fee per share.
  */
+
 import type { EngineTiming } from "../../domain/engine.ts";
 import type { Port } from "../../domain/port.ts";
 import type { DeviceRecord, DeviceRegistry, ShareOutcome } from "../../stats/device-registry.ts";
@@ -12,6 +13,7 @@ import { MAIN, type WorkSplit } from "../../stats/work-split.ts";
 import type { FeeSeat } from "../fee/fee-group.ts";
 import type { FeeScheduler } from "../fee/scheduler.ts";
 import type { FeeTarget } from "../fee/targets.ts";
+import type { Membership } from "../few-map.ts";
 
 /** A share sent to `target`'s pool: in flight until answered; returns the ledger its answer settles. */
 export function shareSent(
@@ -95,7 +97,7 @@ export function feeWorkerFor(
   seat: FeeSeat,
   fee: FeeScheduler,
   work: number,
-  authorized: ReadonlySet<string>,
+  authorized: Membership<string>,
 ): FeeTarget | undefined {
   const pick = seat.group.pickForShare(work);
   const t = pick === MAIN ? undefined : fee.target(pick);

@@ -4,6 +4,7 @@
  * every new session, turns pool jobs into port-unique Jobs and hands them to its miners.
  */
 import type { LogLevel } from "../../../domain/engine.ts";
+import { FewMap } from "../../few-map.ts";
 import { Roster } from "../../roster.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
 import { SlotTable } from "../slot-table.ts";
@@ -52,7 +53,7 @@ export class Lane implements UpstreamHandler {
   /** when the current session started; hashrate protection looks at it */
   sessionSince = 0;
   lastActive = Date.now();
-  private readonly users = new Map<string, string>();
+  private readonly users = new FewMap<string, string>();
   private closed = false;
   private backoff: number;
   private retry: ReturnType<typeof setTimeout> | null = null;

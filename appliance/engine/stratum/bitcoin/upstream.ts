@@ -4,6 +4,7 @@
  * It knows nothing of miners; its owner (a Lane) decides what to do with jobs and closures.
  */
 import type { Socket, SocketHandler } from "bun";
+import { FewMap, FewSet } from "../../few-map.ts";
 import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import { LineWriter, POOL_MAX_PENDING_BYTES } from "../../transport/line-writer.ts";
 import { PROXY_AGENT } from "../agent.ts";
@@ -89,12 +90,12 @@ export class Upstream {
   /** version bits this session may roll; 0 when the pool refused version rolling */
   versionMask = 0;
   job: UpstreamJob | null = null;
-  readonly authorized = new Set<string>();
+  readonly authorized = new FewSet<string>();
   private nextDifficulty = 1;
   private socket: Socket<Upstream> | null = null;
   private readonly splitter = new LineSplitter(MAX_LINE_BYTES * 4, this);
   private writer: LineWriter | null = null;
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new FewMap<number, Pending>();
   private nextId = 1;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private jobs = 0;

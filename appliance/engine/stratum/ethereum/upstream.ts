@@ -6,6 +6,7 @@
  *   starts every nonce), mining.extranonce.subscribe, then any number of mining.authorize.
  * It knows nothing of miners; its Lane decides what to do with work and closures.
  */
+import { FewSet } from "../../few-map.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
 import { parsePositional } from "../message.ts";
 import { PoolSession } from "../pool-session.ts";
@@ -77,7 +78,7 @@ const rigOf = (user: string): string => {
 export class EthUpstream extends PoolSession<Pending> {
   extranonce = "";
   work: UpstreamWork | null = null;
-  readonly authorized = new Set<string>();
+  readonly authorized = new FewSet<string>();
   private nextDifficulty = 1;
   private jobs = 0;
   private refused = false;

@@ -6,6 +6,7 @@
  * and mining.notify in either form. A share goes up as [user, pool job id, the full 16-hex nonce].
  * It knows nothing of miners; its Lane decides what to do with work.
  */
+import { FewSet } from "../../few-map.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
 import { EthError, EthErrorCode, readPoolError } from "../ethereum/errors.ts";
 import { parsePositional } from "../message.ts";
@@ -52,7 +53,7 @@ const NO_JOB = "no job from pool in time";
 
 export class KaspaUpstream extends PoolSession<Pending> {
   extranonce = "";
-  readonly authorized = new Set<string>();
+  readonly authorized = new FewSet<string>();
   private nextDifficulty = 1;
   private jobs = 0;
 
