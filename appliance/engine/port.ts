@@ -172,7 +172,7 @@ export class ProxyPort implements PortContext {
       );
     } else {
       const hooks: ConnectionHooks<MinerConnection> = {
-        open: (socket, ip) => (admit(ip) ? runtime.accept(socket, ip) : null),
+        open: (socket, ip, tunnelled) => (admit(ip) ? runtime.accept(socket, ip, tunnelled) : null),
         data: (m, chunk) => m.onData(chunk),
         drain: (m) => m.onDrain(),
         close: (m) => m.close("miner closed the connection"),

@@ -17,12 +17,12 @@ afterEach(async () => {
  * searches, and a coinbase built with misplaced bytes is rejected as low difficulty almost always.
  */
 const DIFFICULTY = 1e-8;
-/** Upstream extranonce2 of 8 bytes: the proxy sends pad (4) ‖ slot (1) ‖ the miner's extranonce2 (3). */
+/** Upstream extranonce2 of 8 bytes: the proxy sends slot (1) ‖ the miner's extranonce2 (3) ‖ pad (4). */
 const EN2_SIZE = 8;
 const PAD_HEX = (EN2_SIZE - 4) * 2;
 
-const slotOf = (s: AcceptedShare): string => s.extranonce2.slice(PAD_HEX, PAD_HEX + 2);
-const padOf = (s: AcceptedShare): string => s.extranonce2.slice(0, PAD_HEX);
+const slotOf = (s: AcceptedShare): string => s.extranonce2.slice(0, 2);
+const padOf = (s: AcceptedShare): string => s.extranonce2.slice(-PAD_HEX);
 
 async function pool(seen: AcceptedShare[]): Promise<TestPool> {
   const p = await TestPool.start({
@@ -47,7 +47,7 @@ const closeAll = (clients: RawClient[]) => () => {
 };
 
 describe("re-framing with a non-zero slot and pad, checked by the pool's own hashing", () => {
-  test("a single miner on slot 03: every share goes up as pad ‖ 03 ‖ miner extranonce2 and is accepted", async () => {
+  test("a single miner on slot 03: every share goes up as 03 ‖ miner extranonce2 ‖ pad and is accepted", async () => {
     const seen: AcceptedShare[] = [];
     const a = await pool(seen);
     const t = engine();
@@ -96,7 +96,7 @@ describe("re-framing with a non-zero slot and pad, checked by the pool's own has
     expect(r.rejected.size).toBe(0);
     expect(a.accepted + b.accepted).toBe(r.accepted);
     expect(a.rejects.size + b.rejects.size).toBe(0);
-    // on both sources the slot sat right after the pad
+    // on both sources the slot led the extranonce2
     for (const s of [...mainSeen, ...feeSeen]) expect(slotOf(s)).toBe("05");
     const padded = mainSeen.slice(mainBefore).filter((s) => /[^0]/.test(padOf(s)));
     expect(padded.length).toBeGreaterThan(0);

@@ -46,8 +46,11 @@ export interface MinerConnection {
 
 /** A family's side of one running port. */
 export interface FamilyRuntime {
-  /** a miner the port admitted */
-  accept(socket: ByteSocket, ip: string): MinerConnection;
+  /**
+   * a miner the port admitted; `tunnelled`: a stream of an RMS tunnel, which may be another
+   * Pithead's pool session (a family may give it more nonce space: docs/rms-tunnel.md)
+   */
+  accept(socket: ByteSocket, ip: string, tunnelled?: boolean): MinerConnection;
   /** the listener is up (Pool mode opens its shared main session here) */
   start(): void;
   /** every miner and pool session closes */

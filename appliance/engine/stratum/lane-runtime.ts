@@ -71,8 +71,8 @@ export abstract class LaneRuntime<M extends BookMiner<L>, L extends BookLane, S 
   protected readonly slots = new SlotBytes();
   private readonly loggedOnce = new Set<string>();
 
-  /** A miner the port admitted, on its slot byte. */
-  protected abstract newMiner(socket: ByteSocket, ip: string, slot: number): M;
+  /** A miner the port admitted, on its slot byte; `tunnelled`: a stream of an RMS tunnel. */
+  protected abstract newMiner(socket: ByteSocket, ip: string, slot: number, tunnelled: boolean): M;
   /** The shared lanes of `target` (main or a fee key) whose sessions log in as `user`, in `variant`. */
   protected abstract newShared(target: string, user: string, variant: string): S;
   /** Efficient mode: a miner's own main lane, not opened yet (`login`: the miner's, where it has one). */
@@ -85,8 +85,8 @@ export abstract class LaneRuntime<M extends BookMiner<L>, L extends BookLane, S 
 
   // ---- FamilyRuntime ----
 
-  accept(socket: ByteSocket, ip: string): MinerConnection {
-    const miner = this.newMiner(socket, ip, this.slots.take());
+  accept(socket: ByteSocket, ip: string, tunnelled = false): MinerConnection {
+    const miner = this.newMiner(socket, ip, this.slots.take(), tunnelled);
     this.miners.add(miner);
     return miner;
   }

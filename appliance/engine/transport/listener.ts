@@ -10,7 +10,8 @@ import type { ByteSocket } from "./line-writer.ts";
 
 /** What a port does with a connection; `open` returns null to refuse it (the socket is closed). */
 export interface ConnectionHooks<T> {
-  open(socket: ByteSocket, ip: string): T | null;
+  /** `tunnelled`: the connection is a stream of an RMS tunnel, not a socket of its own */
+  open(socket: ByteSocket, ip: string, tunnelled?: boolean): T | null;
   data(state: T, chunk: Uint8Array): void;
   drain(state: T): void;
   close(state: T): void;

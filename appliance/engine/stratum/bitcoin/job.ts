@@ -4,7 +4,7 @@
  */
 
 import { requestLine } from "../message.ts";
-import type { Framing } from "./framing.ts";
+import { type Framing, fitsUpstream, padFor } from "./framing.ts";
 import { Method } from "./methods.ts";
 import type { Upstream, UpstreamJob } from "./upstream.ts";
 
@@ -51,8 +51,12 @@ export class Job {
   busy(now: number): boolean {
     return this.holders > 0 || now - this.releasedAt < LATE_SHARE_GRACE_MS;
   }
-  private lineClean: string | null = null;
-  private lineDirty: string | null = null;
+  /**
+   * Notify lines and pads by miner width (index width · 2 + clean for lines), made on first use:
+   * a shared lane sends one job to many miners, and they are mostly of one or two widths.
+   */
+  private lines: string[] | null = null;
+  private pads: string[] | null = null;
 
   constructor(
     readonly jobId: string,
@@ -60,8 +64,8 @@ export class Job {
     readonly upstream: Upstream,
     readonly source: UpstreamJob,
     readonly framing: Framing,
-    /** hex inserted between the upstream's extranonce1 and the miner's (reframe only) */
-    readonly pad: string,
+    /** the first pad byte (reframe only): a re-issue changes it to give the same miners fresh work */
+    readonly generation: number,
     readonly ntimeRoll: number,
   ) {}
 
@@ -78,17 +82,35 @@ export class Job {
     return (t >>> 0).toString(16).padStart(8, "0");
   }
 
-  /** The notify line for miners, built once per job and clean flag. */
-  notifyLine(clean: boolean): string {
-    const cached = clean ? this.lineClean : this.lineDirty;
-    if (cached !== null) return cached;
+  /** Whether a re-framed miner of `width` bytes can mine this job (a passthrough job fits its own miner). */
+  fits(width: number): boolean {
+    return this.framing !== "reframe" || fitsUpstream(this.source.extranonce2Size, width);
+  }
+
+  /** The pad that follows the miner's extranonce2 of `width` bytes upstream (reframe only). */
+  padOf(width: number): string {
+    if (this.framing !== "reframe") return "";
+    this.pads ??= [];
+    let pad = this.pads[width];
+    if (pad === undefined) {
+      pad = padFor(this.source.extranonce2Size, width, this.generation);
+      this.pads[width] = pad;
+    }
+    return pad;
+  }
+
+  /** The notify line for a miner of `width` bytes, built once per job, width and clean flag on shared lanes. */
+  notifyLine(clean: boolean, width: number): string {
+    const at = width * 2 + (clean ? 1 : 0);
+    const cached = this.lines?.[at];
+    if (cached !== undefined) return cached;
     const n = this.source.notify;
-    const coinb1 = this.framing === "reframe" ? n.coinb1 + this.source.extranonce1 + this.pad : n.coinb1;
+    const reframe = this.framing === "reframe";
     const line = requestLine(null, Method.NOTIFY, [
       this.jobId,
       n.prevHash,
-      coinb1,
-      n.coinb2,
+      reframe ? n.coinb1 + this.source.extranonce1 : n.coinb1,
+      reframe ? this.padOf(width) + n.coinb2 : n.coinb2,
       n.merkleBranch,
       n.version,
       n.nbits,
@@ -96,15 +118,17 @@ export class Job {
       clean,
     ]);
     if (this.origin.shared) {
-      if (clean) this.lineClean = line;
-      else this.lineDirty = line;
+      this.lines ??= [];
+      this.lines[at] = line;
     }
     return line;
   }
 
-  /** extranonce2 as the upstream expects it for a miner share. */
+  /** extranonce2 as the upstream expects it for a miner share (the miner's width is its length). */
   upstreamExtranonce2(slot: string, minerExtranonce2: string): string {
-    return this.framing === "reframe" ? this.pad + slot + minerExtranonce2 : minerExtranonce2;
+    return this.framing === "reframe"
+      ? slot + minerExtranonce2 + this.padOf(minerExtranonce2.length >> 1)
+      : minerExtranonce2;
   }
 }
 
@@ -119,14 +143,14 @@ export class JobTable {
     upstream: Upstream,
     source: UpstreamJob,
     framing: Framing,
-    pad: string,
+    generation: number,
     ntimeRoll: number,
     /** a job that must survive eviction (the lane's current one, while re-issues pile up) */
     keep: Job | null,
     cap = JOBS_PER_LANE,
   ): Job {
     const id = (++this.seq).toString(16);
-    const job = new Job(id, origin, upstream, source, framing, pad, ntimeRoll);
+    const job = new Job(id, origin, upstream, source, framing, generation, ntimeRoll);
     this.jobs.set(id, job);
     let ids = this.perLane.get(origin.id);
     if (ids === undefined) {

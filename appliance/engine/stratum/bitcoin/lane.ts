@@ -8,7 +8,13 @@ import { FewMap } from "../../few-map.ts";
 import { Roster } from "../../roster.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
 import { SlotTable } from "../slot-table.ts";
-import { type Framing, MAX_NTIME_ROLL, padFor, REFRAME_MIN_EXTRANONCE2 } from "./framing.ts";
+import {
+  type Framing,
+  fitsUpstream,
+  MAX_NTIME_ROLL,
+  MINER_EXTRANONCE2_BYTES,
+  REFRAME_MIN_EXTRANONCE2,
+} from "./framing.ts";
 import { JOBS_PER_LANE, type Job, type JobTable, jobsPerSharedLane } from "./job.ts";
 import { Upstream, type UpstreamHandler, type UpstreamJob, type UpstreamOptions } from "./upstream.ts";
 
@@ -34,6 +40,8 @@ export interface LaneHost {
   laneDown(lane: Lane, endpoint: Endpoint, reason: string, healthy: boolean): void;
   laneVersionMask(lane: Lane): void;
   log(level: LogLevel, message: string): void;
+  /** logs a message once per key (the port's lifetime) */
+  logOnce(key: string, level: LogLevel, message: string): void;
   readonly backoffMs: number;
 }
 
@@ -72,6 +80,12 @@ export class Lane implements UpstreamHandler {
     readonly user: string | null = null,
     /** a dedicated lane presents its miner's agent upstream */
     readonly agent: string | null = null,
+    /**
+     * "auto" framing re-frames when the miner can be given this many extranonce2 bytes after its
+     * slot byte, else passes the pool's extranonce through: 3 for a miner, 4 for a tunnel stream
+     * (framing.ts), which then gets more from passthrough than re-framing could give it.
+     */
+    private readonly minWidth = MINER_EXTRANONCE2_BYTES,
   ) {
     this.backoff = host.backoffMs;
   }
@@ -135,26 +149,26 @@ export class Lane implements UpstreamHandler {
   }
 
   /**
-   * Work this miner has not mined yet: the current job, or — when the miner was already given this
-   * pool job — a re-issue with a fresh coinbase (pad generation) or a later ntime.
+   * Work a miner of `width` bytes has not mined yet: the current job, or — when the miner was
+   * already given this pool job — a re-issue with a fresh coinbase (pad generation, when its pad
+   * has a byte) or a later ntime.
    */
-  freshJob(lastGiven: UpstreamJob | undefined): Job | null {
+  freshJob(lastGiven: UpstreamJob | undefined, width: number): Job | null {
     const cur = this.current;
     if (cur === null) return null;
     if (lastGiven !== cur.source) return cur;
     if (cur.upstream !== this.upstream || !cur.upstream.isReady) return null;
     const n = ++this.reissues;
-    if (cur.framing === "reframe" && cur.source.extranonce2Size > REFRAME_MIN_EXTRANONCE2 && n < 256) {
-      const pad = padFor(cur.source.extranonce2Size, n);
-      return this.host.jobs.issue(this, cur.upstream, cur.source, cur.framing, pad, 0, cur, this.jobCap());
-    }
+    const padded = fitsUpstream(cur.source.extranonce2Size, width + 1);
+    if (cur.framing === "reframe" && padded && n < 256)
+      return this.host.jobs.issue(this, cur.upstream, cur.source, cur.framing, n, 0, cur, this.jobCap());
     if (n <= MAX_NTIME_ROLL)
       return this.host.jobs.issue(
         this,
         cur.upstream,
         cur.source,
         cur.framing,
-        cur.pad,
+        cur.generation,
         n,
         cur,
         this.jobCap(),
@@ -222,13 +236,20 @@ export class Lane implements UpstreamHandler {
   onSubscribed(u: Upstream): void {
     if (u !== this.upstream) return;
     if (this.framing === "auto")
-      this.framing = u.extranonce2Size >= REFRAME_MIN_EXTRANONCE2 ? "reframe" : "passthrough";
+      this.framing = fitsUpstream(u.extranonce2Size, this.minWidth) ? "reframe" : "passthrough";
     if (this.framing === "reframe" && u.extranonce2Size < REFRAME_MIN_EXTRANONCE2) {
-      this.host.log(
+      // Reconnecting will not widen it: say why once, and look again only at the longest backoff
+      // (the pool's operator may change it), instead of retrying and logging in a loop.
+      this.host.logOnce(
+        `narrow ${this.target} ${u.label}`,
         "error",
-        `${u.label}: extranonce2 size ${u.extranonce2Size} is too small to share the session`,
+        `${u.label}: extranonce2 size ${u.extranonce2Size} is too small to share the session ` +
+          `(it needs ${REFRAME_MIN_EXTRANONCE2}); no miner is moved to it. A Pithead tunnel port gives ` +
+          `its streams its pool's extranonce2 less one byte: behind one, its pool's is under ` +
+          `${REFRAME_MIN_EXTRANONCE2 + 1} (docs/rms-tunnel.md, "Extranonce of a tunnel stream")`,
       );
-      u.close("extranonce2 too small");
+      this.backoff = MAX_BACKOFF_MS;
+      u.close("extranonce2 too small to share the session");
       return;
     }
     this.sessionSince = Date.now();
@@ -251,8 +272,7 @@ export class Lane implements UpstreamHandler {
     this.reissues = 0;
     const first = this.current === null;
     const framing = this.framing === "auto" ? "passthrough" : this.framing;
-    const pad = padFor(job.extranonce2Size, 0);
-    const issued = this.host.jobs.issue(this, u, job, framing, pad, 0, null, this.jobCap());
+    const issued = this.host.jobs.issue(this, u, job, framing, 0, 0, null, this.jobCap());
     if (job.notify.cleanJobs) this.host.jobs.dropOlder(this.id, issued);
     this.current = issued;
     for (const m of this.miners) m.onLaneJob(this, issued);

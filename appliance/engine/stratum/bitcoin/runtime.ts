@@ -7,6 +7,7 @@
 import { MAIN } from "../../../stats/work-split.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
 import { LaneRuntime } from "../lane-runtime.ts";
+import { MINER_EXTRANONCE2_BYTES, STREAM_MIN_EXTRANONCE2 } from "./framing.ts";
 import { JobTable } from "./job.ts";
 import { Lane, type LaneHost } from "./lane.ts";
 import { BIP320_MASK } from "./methods.ts";
@@ -27,8 +28,8 @@ export class BitcoinRuntime
   private readonly recentSessions = new Map<string, { slot: number; at: number }>();
   private knownMask = BIP320_MASK;
 
-  protected newMiner(socket: ByteSocket, ip: string, slot: number): MinerSession {
-    return new MinerSession(this, socket, ip, slot);
+  protected newMiner(socket: ByteSocket, ip: string, slot: number, tunnelled: boolean): MinerSession {
+    return new MinerSession(this, socket, ip, slot, tunnelled);
   }
 
   protected newShared(target: string, user: string): SharedSource {
@@ -47,7 +48,8 @@ export class BitcoinRuntime
   }
 
   protected newOwnLane(miner: MinerSession): Lane {
-    return new Lane(this, MAIN, false, "auto", null, miner.agent || null);
+    const minWidth = miner.tunnelled ? STREAM_MIN_EXTRANONCE2 : MINER_EXTRANONCE2_BYTES;
+    return new Lane(this, MAIN, false, "auto", null, miner.agent || null, minWidth);
   }
 
   resumeSlot(sessionId: string, current: number): number | null {

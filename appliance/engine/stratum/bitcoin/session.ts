@@ -19,7 +19,7 @@ import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
 import { errorLine, parsePositional, requestLine, resultLine, type StratumId } from "../message.ts";
 import { wantedMove } from "../share-accounting.ts";
 import { ErrorCode, StratumError } from "./errors.ts";
-import { type Framing, MINER_EXTRANONCE2_BYTES, slotHex } from "./framing.ts";
+import { type Framing, MINER_EXTRANONCE2_BYTES, minerWidth, slotHex } from "./framing.ts";
 import type { Job, JobTable } from "./job.ts";
 import type { Lane, LaneMiner } from "./lane.ts";
 import { parseAuthorize, parseConfigure, parseDifficulty, parseSubmit, parseSubscribe } from "./messages.ts";
@@ -141,6 +141,11 @@ export class MinerSession implements LaneMiner, MinerConnection {
     socket: ByteSocket,
     readonly ip: string,
     public slot: number,
+    /**
+     * a stream of an RMS tunnel rather than a socket of its own: it may be another Pithead's pool
+     * session, so it is given all the extranonce2 its pool leaves (framing.ts)
+     */
+    readonly tunnelled = false,
   ) {
     this.slotText = slotHex(slot);
     this.writer = new LineWriter(socket);
@@ -297,14 +302,17 @@ export class MinerSession implements LaneMiner, MinerConnection {
       return this.close("no pool configured");
     }
     this.main = lane;
-    if (!lane.shared) {
-      // Efficient/Compatible: the miner's own session must exist to know its extranonce sizes.
+    let poolSize = 0;
+    if (!lane.shared || this.tunnelled) {
+      // Efficient/Compatible: the miner's own session must exist to know its extranonce sizes; a
+      // tunnel stream's width is what its main session leaves, in Pool mode too.
       const ok = await lane.whenSubscribed(this.host.timing.connectTimeoutMs * 2);
       const u = lane.upstream;
       if (!ok || u === null || (this.state as MinerState) === "closed") {
         this.out.write(errorLine(id, new StratumError(ErrorCode.OTHER, "pool unavailable")));
         return this.close("pool unavailable at subscribe");
       }
+      poolSize = u.extranonce2Size;
       this.framing = lane.framing === "passthrough" ? "passthrough" : "reframe";
       if (this.framing === "passthrough") {
         this.extranonce1 = u.extranonce1;
@@ -313,7 +321,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
     }
     if (this.framing === "reframe") {
       this.extranonce1 = this.slotText;
-      this.extranonce2Size = MINER_EXTRANONCE2_BYTES;
+      this.extranonce2Size = minerWidth(poolSize, this.tunnelled);
     }
     this.state = "subscribed";
     const sid = this.sessionId;
@@ -534,7 +542,32 @@ export class MinerSession implements LaneMiner, MinerConnection {
       lane.waiting.add(this);
       return;
     }
+    if (!lane.current.fits(this.extranonce2Size)) {
+      this.payPerShare(lane, lane.current);
+      return;
+    }
     this.moveTo(lane, want);
+  }
+
+  /**
+   * A fee session whose extranonce2 has no room for this miner's — a tunnel stream given all its
+   * main pool leaves, and a fee pool with a narrower extranonce2: the miner cannot be moved there,
+   * so from now on it pays its fee per share on its own session, like any miner that cannot be
+   * switched (design.md), and the operator is told why.
+   */
+  private payPerShare(lane: Lane, job: Job): void {
+    lane.unwait(this);
+    if (this.feeMode === "share") return;
+    this.feeMode = "share";
+    const addr = this.host.fee.target(lane.target)?.addr ?? "?";
+    this.host.log(
+      "info",
+      `miner ${this.ip}: cannot be switched to fee wallet ${addr}'s pool (its extranonce2 of ` +
+        `${job.source.extranonce2Size} bytes has no room for this tunnel stream's ${this.extranonce2Size} ` +
+        "after the slot byte); using Compatible fee",
+    );
+    if (this.main !== null && this.lane !== this.main) this.moveTo(this.main, MAIN);
+    this.refreshFee();
   }
 
   private moveTo(lane: Lane, target: string): void {
@@ -551,12 +584,23 @@ export class MinerSession implements LaneMiner, MinerConnection {
     if (this.seat !== null) this.seat.group.moved(this.seat, target, this.host.fee.now());
     this.target = target;
     if (this.device) this.device.mining = target;
-    const job = lane.freshJob(lane === this.main ? this.givenMain : this.givenFee?.get(lane.id));
+    const job = lane.freshJob(this.given(lane), this.extranonce2Size);
     if (job !== null) this.sendJob(job, true);
+  }
+
+  /** The pool job this miner was last given on `lane`. */
+  private given(lane: Lane): UpstreamJob | undefined {
+    return lane === this.main ? this.givenMain : this.givenFee?.get(lane.id);
   }
 
   onLaneJob(lane: Lane, job: Job): void {
     if (lane !== this.lane || this.state !== "authorized") return;
+    if (!job.fits(this.extranonce2Size)) {
+      // the session's extranonce2 shrank below this tunnel stream's (a new session of the pool)
+      if (lane !== this.main) this.payPerShare(lane, job);
+      else this.close(`the pool's extranonce2 shrank to ${job.source.extranonce2Size} bytes`);
+      return;
+    }
     this.sendJob(job, job.source.notify.cleanJobs);
   }
 
@@ -585,8 +629,8 @@ export class MinerSession implements LaneMiner, MinerConnection {
     const last = this.lastJob;
     if (this.state !== "authorized" || lane === null) return;
     if (last !== null && this.host.jobs.get(last.jobId) === last) return;
-    const job = lane.freshJob(lane === this.main ? this.givenMain : this.givenFee?.get(lane.id));
-    if (job !== null) this.sendJob(job, true);
+    const job = lane.freshJob(this.given(lane), this.extranonce2Size);
+    if (job !== null && job.fits(this.extranonce2Size)) this.sendJob(job, true);
   }
 
   private sendJob(job: Job, clean: boolean): void {
@@ -601,7 +645,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
         this.out.write(requestLine(null, Method.SET_VERSION_MASK, [mask.toString(16).padStart(8, "0")]));
       }
     }
-    this.out.write(job.notifyLine(clean));
+    this.out.write(job.notifyLine(clean, this.extranonce2Size));
     this.lastJob?.release(Date.now());
     job.hold();
     this.lastJob = job;

@@ -136,7 +136,7 @@ export function tunnelFront<T>(
         queueMicrotask(finish);
       },
     };
-    state = hooks.open(socket, ip);
+    state = hooks.open(socket, ip, true);
     if (state === null) return null;
     const s = state;
     return {
