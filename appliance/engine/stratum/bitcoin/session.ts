@@ -630,7 +630,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
     if (this.state !== "authorized" || lane === null) return;
     if (last !== null && this.host.jobs.get(last.jobId) === last) return;
     const job = lane.freshJob(this.given(lane), this.extranonce2Size);
-    if (job !== null && job.fits(this.extranonce2Size)) this.sendJob(job, true);
+    if (job?.fits(this.extranonce2Size)) this.sendJob(job, true);
   }
 
   private sendJob(job: Job, clean: boolean): void {
