@@ -1,14 +1,26 @@
 /**
- * Which transports of spec §4 the engine implements. The others (an RMS2/RMS3 fee pool, the RMS
- * tunnel on the forwarding coin) are refused by the API and never started by the engine: a port
- * that asks for one must not be served as plain TCP/SSL instead, silently.
+ * Which transports of spec §4 the engine implements. The others (an RMS2/RMS3 fee pool outside the
+ * Bitcoin family, the RMS tunnel on the forwarding coin) are refused by the API and never started by
+ * the engine: a port that asks for one must not be served as plain TCP/SSL instead, silently.
  */
+import { familyOf, isCategory } from "../catalog/categories.ts";
 import { ConnectMode, ListenProtocol, type Port, type PortSetting, type PortWallet } from "./port.ts";
 
 const TUNNEL_LISTEN: readonly number[] = [ListenProtocol.RMS, ListenProtocol.RMS2, ListenProtocol.RMS3];
 const TUNNEL_UPSTREAM: readonly number[] = [ConnectMode.RMS2, ConnectMode.RMS3];
 /** the forwarding coin relays bytes without stratum: it has no streams or sessions to carry in a tunnel */
 const FORWARD_CATEGORY = "nginx";
+
+/**
+ * Whether a fee pool of a port of this category may be another Pithead's tunnel port (RMS2/RMS3).
+ * A fee session is shared by the farm port's miners, each told apart by a slot byte of its own,
+ * which must fit in what the server port gives a tunnel stream: the Bitcoin family's server port
+ * gives streams its pool's extranonce2 less its own slot byte (docs/rms-tunnel.md, "Extranonce of
+ * a tunnel stream"). The other families' nonce prefixes have not been widened for streams: refused.
+ */
+export function tunnelFeePoolAllowed(category: string): boolean {
+  return isCategory(category) && familyOf(category) === "bitcoin";
+}
 
 /** A transport the port asks for that is not implemented: named for a log line, and the field asking. */
 export interface MissingTransport {
@@ -31,8 +43,11 @@ export function missingTransport(
     return { what: "SOCKS5 over a protocol other than TCP", field: "setting.et_mode" };
   if (p.category === FORWARD_CATEGORY && TUNNEL_UPSTREAM.includes(p.connect_mode))
     return { what: "an RMS2/RMS3 target on a forwarding port", field: "connect_mode" };
-  if (p.wallets.some((w) => w.ratio > 0 && TUNNEL_UPSTREAM.includes(w.pool_protocol)))
-    return { what: "an RMS2/RMS3 fee pool", field: "wallets" };
+  if (
+    !tunnelFeePoolAllowed(p.category ?? "") &&
+    p.wallets.some((w) => w.ratio > 0 && TUNNEL_UPSTREAM.includes(w.pool_protocol))
+  )
+    return { what: "an RMS2/RMS3 fee pool outside the Bitcoin family", field: "wallets" };
   return null;
 }
 

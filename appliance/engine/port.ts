@@ -93,11 +93,11 @@ export class ProxyPort implements PortContext {
     if (transport !== null) throw new UnsupportedPort(`${transport.what} is not implemented`);
     this.mode = mode ?? (modeOf(0) as ModeStrategy);
     this.factor = factorOf(config.category);
+    this.uplinks = new TunnelUplinks(uplinkCredentials(deps), (m) => this.log("warn", m));
     this.fee = new FeeScheduler(deps.clock ?? Date.now);
     this.fee.holdMs = feeHoldMs;
-    this.fee.setWallets(config.wallets);
+    this.fee.setWallets(config.wallets, this.poolEndpoint);
     const family = this.family;
-    this.uplinks = new TunnelUplinks(uplinkCredentials(deps), (m) => this.log("warn", m));
     const [main, standby] = this.poolEndpoints(config);
     this.route = new PoolRoute(
       main,
@@ -112,12 +112,24 @@ export class ProxyPort implements PortContext {
     this.runtime = family?.runtime(this) ?? null;
   }
 
-  /** The main and standby pools' endpoints; an RMS2/RMS3 pool is reached through its tunnel's loopback port. */
+  /**
+   * Where a pool (main, standby or a fee wallet's) is dialled: an RMS2/RMS3 pool through its
+   * tunnel's loopback port, one tunnel per server port however many of the port's pools it is.
+   */
+  private readonly poolEndpoint = (address: string, protocol: number): Endpoint | null =>
+    this.uplinks.endpoint(address, protocol);
+
+  /** The main and standby pools' endpoints. */
   private poolEndpoints(p: Port): [Endpoint | null, Endpoint | null] {
     return [
-      this.uplinks.endpoint(p.pool_address, p.connect_mode),
-      p.pool_address2.trim() ? this.uplinks.endpoint(p.pool_address2, p.connect_mode2) : null,
+      this.poolEndpoint(p.pool_address, p.connect_mode),
+      p.pool_address2.trim() ? this.poolEndpoint(p.pool_address2, p.connect_mode2) : null,
     ];
+  }
+
+  /** Stops the tunnels that none of the main, standby and fee pools uses any more. */
+  private retainUplinks(): void {
+    this.uplinks.retain([...this.poolEndpoints(this.config), ...this.fee.targets.map((t) => t.endpoint)]);
   }
 
   get portId(): number {
@@ -222,17 +234,17 @@ export class ProxyPort implements PortContext {
     if (restartNeeded(this.config, next, this.mode)) return false;
     const before = this.config;
     this.config = next;
-    const endpoints = this.poolEndpoints(next);
-    this.route.update(...endpoints);
-    this.uplinks.retain(endpoints);
+    this.route.update(...this.poolEndpoints(next));
     if (JSON.stringify(before.wallets) !== JSON.stringify(next.wallets)) this.updateWallets(next);
+    else this.retainUplinks();
     return true;
   }
 
   /** Hot update of fee wallets: miners on removed wallets go back to the main pool; nobody reconnects. */
   updateWallets(next: Port): void {
     this.config = { ...this.config, wallets: next.wallets };
-    this.fee.setWallets(next.wallets);
+    this.fee.setWallets(next.wallets, this.poolEndpoint);
+    this.retainUplinks();
     // The removed wallets' sessions stay until idle so that shares already in flight are answered.
     this.refreshFee();
     this.log("info", `fee wallets updated (${this.fee.targets.length})`);

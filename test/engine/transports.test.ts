@@ -29,15 +29,17 @@ describe("a stored port asking for a transport the engine does not implement", (
       "an RMS2/RMS3 target on a forwarding port is not implemented",
     ],
     [
-      "an RMS3 fee pool",
+      "an RMS3 fee pool on a Kaspa port (outside the Bitcoin family)",
       {
+        category: "kheavyhash",
+        currency: "KAS",
         wallets: [feeWallet(1, "f", "127.0.0.1:2", 0.02)].map((w) => ({
           ...w,
           pool_protocol: ConnectMode.RMS3,
         })),
       },
       {},
-      "an RMS2/RMS3 fee pool is not implemented",
+      "an RMS2/RMS3 fee pool outside the Bitcoin family is not implemented",
     ],
   ] as const;
   for (const [name, over, setting, message] of cases)

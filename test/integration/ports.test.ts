@@ -161,13 +161,16 @@ describe("spec §5 rules", () => {
     expect(after.map((w) => w.id)).not.toContain(a?.id as number);
   });
 
-  test("transports that are not implemented (RMS2/RMS3 fee pools, a tunnel on the forwarding coin) are refused, not served as TCP/SSL", async () => {
+  test("transports that are not implemented (RMS2/RMS3 fee pools outside the Bitcoin family, a tunnel on the forwarding coin) are refused, not served as TCP/SSL", async () => {
     for (const [over, field] of [
       [{ currency: "NGINX", protocol: 6, wallets: [] }, "protocol"],
       [{ protocol: 0, setting: { et_mode: 1 } }, "setting.et_mode"],
       [{ currency: "NGINX", connect_mode: 5, wallets: [] }, "connect_mode"],
       [
-        { wallets: [{ addr: "f", device: "f", pool_address: "127.0.0.1:1", pool_protocol: 6, ratio: 0.02 }] },
+        {
+          currency: "ETC",
+          wallets: [{ addr: "f", device: "f", pool_address: "127.0.0.1:1", pool_protocol: 6, ratio: 0.02 }],
+        },
         "wallets",
       ],
     ] as const) {
@@ -183,16 +186,25 @@ describe("spec §5 rules", () => {
     expect((await create({ connect_mode: 6, pool_address2: "127.0.0.1:2", connect_mode2: 5 })).status).toBe(
       200,
     );
-    const ok = await create();
-    const rms = await t.client.post<ErrorBody>("/api/wallet/new", {
-      server_id: ok.body.id,
-      addr: "f2",
-      device: "f",
-      pool_address: "127.0.0.1:1",
-      pool_protocol: 5,
-      ratio: 0.01,
+    // a Bitcoin-family fee pool behind another Pithead's tunnel port (docs/rms-tunnel.md)
+    const rmsFee = { addr: "f", device: "f", pool_address: "127.0.0.1:1", pool_protocol: 6, ratio: 0.02 };
+    const btc = await create({ wallets: [rmsFee] });
+    expect(btc.status).toBe(200);
+    expect((await t.client.get<Item>(`/api/port/${btc.body.id}`)).body.wallets[0]).toMatchObject({
+      pool_protocol: 6,
     });
-    expect(rms.body.error.key).toBe("lang.proxy.err_transport");
+    const hot = (serverId: number) =>
+      t.client.post<ErrorBody>("/api/wallet/new", {
+        server_id: serverId,
+        addr: "f2",
+        device: "f",
+        pool_address: "127.0.0.1:1",
+        pool_protocol: 5,
+        ratio: 0.01,
+      });
+    expect((await hot((await create()).body.id)).status).toBe(200);
+    const etc = await create({ currency: "ETC" });
+    expect((await hot(etc.body.id)).body.error.key).toBe("lang.proxy.err_transport");
   });
 
   test("whitespace is stripped from pool addresses and wallets", async () => {

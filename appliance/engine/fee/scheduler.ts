@@ -8,6 +8,7 @@ import type { DeviceRecord } from "../../stats/device-registry.ts";
 import { FeeGroup, FeeSeat, type SeatOwner } from "./fee-group.ts";
 import {
   deviceOverrideKey,
+  type EndpointOf,
   type FeeTarget,
   PORT_GROUP,
   RatioOverrides,
@@ -34,8 +35,9 @@ export class FeeScheduler {
     this.groups.set(PORT_GROUP, new FeeGroup([], now()));
   }
 
-  setWallets(wallets: readonly PortWallet[]): void {
-    this.targets = toTargets(wallets);
+  /** `endpointOf`: where each wallet's pool is dialled (the port's, which knows its tunnels) */
+  setWallets(wallets: readonly PortWallet[], endpointOf?: EndpointOf): void {
+    this.targets = toTargets(wallets, endpointOf);
     this.portRatios = this.targets.map((t) => ({ key: t.key, ratio: t.ratio }));
     this.refreshRatios();
   }

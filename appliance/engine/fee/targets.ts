@@ -26,7 +26,13 @@ export const feeKey = (w: PortWallet): string =>
 
 const clampRatio = (r: number): number => Math.min(1, Math.max(0, Number.isFinite(r) ? r : 0));
 
-export function toTargets(wallets: readonly PortWallet[]): FeeTarget[] {
+/** Where a pool address is dialled for a protocol (a port resolves RMS2/RMS3 to its tunnel's loopback port). */
+export type EndpointOf = (address: string, protocol: number) => Endpoint | null;
+
+export function toTargets(
+  wallets: readonly PortWallet[],
+  endpointOf: EndpointOf = parseEndpoint,
+): FeeTarget[] {
   return wallets
     .filter((w) => w.addr.trim().length > 0)
     .map((w) => ({
@@ -35,7 +41,7 @@ export function toTargets(wallets: readonly PortWallet[]): FeeTarget[] {
       addr: w.addr.trim(),
       device: w.device.trim(),
       user: w.device.trim() ? `${w.addr.trim()}.${w.device.trim()}` : w.addr.trim(),
-      endpoint: parseEndpoint(w.pool_address, w.pool_protocol),
+      endpoint: endpointOf(w.pool_address, w.pool_protocol),
       ratio: clampRatio(w.ratio),
     }));
 }

@@ -3,9 +3,11 @@ import { useState } from "preact/hooks";
 import { Field } from "../components/Field.tsx";
 import { lazyNamed } from "../components/lazyNamed.ts";
 import { t } from "../lib/i18n.ts";
-import { CONNECT_MODES, type WalletRow } from "../lib/port-form.ts";
+import { CONNECT_MODES, feeProtocolAvailable, type WalletRow } from "../lib/port-form.ts";
+import { currency } from "../lib/session.ts";
 import { toast } from "../lib/toast.ts";
 import { INPUT, INPUT_BASE } from "../lib/ui.ts";
+import { useStore } from "../lib/use-store.ts";
 import type { FieldError } from "../lib/validate/types.ts";
 import { PoolTools } from "./PoolTools.tsx";
 import { errorFor } from "./types.ts";
@@ -32,6 +34,7 @@ interface Props {
  */
 export function WalletRowEditor({ index, row, coin, errors, poolLocked, onChange, onRemove }: Props) {
   const [picking, setPicking] = useState(false);
+  const category = useStore(currency)[coin]?.category;
   const n = index + 1;
   const err = (f: string) => {
     const k = errorFor(errors, f, n);
@@ -80,11 +83,14 @@ export function WalletRowEditor({ index, row, coin, errors, poolLocked, onChange
               value={row.pool_protocol}
               onChange={(e) => onChange({ pool_protocol: Number(e.currentTarget.value) })}
             >
-              {CONNECT_MODES.map((m) => (
-                <option key={m.code} value={m.code} disabled={!m.feeAvailable}>
-                  {m.feeAvailable ? m.label : `${m.label} — ${t("coin.not_available")}`}
-                </option>
-              ))}
+              {CONNECT_MODES.map((m) => {
+                const available = feeProtocolAvailable(m, category);
+                return (
+                  <option key={m.code} value={m.code} disabled={!available}>
+                    {available ? m.label : `${m.label} — ${t("coin.not_available")}`}
+                  </option>
+                );
+              })}
             </select>
             <input
               class={`${INPUT_BASE} min-w-0 flex-1`}

@@ -1,19 +1,24 @@
 /** The port editor's screen model and its conversion to and from the wire (spec §3–§5). DOM-free. */
+import { tunnelFeePoolAllowed } from "../../../appliance/domain/transports.ts";
 import type { PortItem, PortPayload, WireWallet } from "./port-types.ts";
 
 export type ListenChoice = "TCP" | "SSL" | "TTS" | "RMS" | "RMS2" | "RMS3" | "KENC" | "SOCKS5";
 export const LISTEN_CHOICES: ListenChoice[] = ["TCP", "SSL", "TTS", "KENC", "SOCKS5", "RMS", "RMS2", "RMS3"];
 /**
- * Pool protocols: RMS2/RMS3 reach another Pithead's tunnel port (docs/rms-tunnel.md) for the main and
- * standby pools; a fee pool shows them but cannot select them (the server refuses them there:
- * appliance/domain/transports.ts).
+ * Pool protocols: RMS2/RMS3 reach another Pithead's tunnel port (docs/rms-tunnel.md) for the main,
+ * standby and — on a Bitcoin-family coin — fee pools; a fee pool of another coin shows them but
+ * cannot select them (the server refuses them there: appliance/domain/transports.ts).
  */
-export const CONNECT_MODES: { code: number; label: string; feeAvailable: boolean }[] = [
-  { code: 0, label: "TCP", feeAvailable: true },
-  { code: 1, label: "SSL", feeAvailable: true },
-  { code: 5, label: "RMS2", feeAvailable: false },
-  { code: 6, label: "RMS3", feeAvailable: false },
+export const CONNECT_MODES: { code: number; label: string; tunnel: boolean }[] = [
+  { code: 0, label: "TCP", tunnel: false },
+  { code: 1, label: "SSL", tunnel: false },
+  { code: 5, label: "RMS2", tunnel: true },
+  { code: 6, label: "RMS3", tunnel: true },
 ];
+
+/** Whether a fee pool of a port of `category` may use this protocol (the server's own rule). */
+export const feeProtocolAvailable = (mode: { tunnel: boolean }, category: string | undefined): boolean =>
+  !mode.tunnel || tunnelFeePoolAllowed(category ?? "");
 export const MAX_WALLETS = 10;
 export const NGINX = "NGINX";
 
