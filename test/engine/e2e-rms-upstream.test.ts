@@ -44,10 +44,9 @@ for (const [name, connectMode, protocol] of [
     const miners = users.map((user) => TestMiner.start({ port: local, user, maxMs: 80_000 }));
     const { pool } = server;
     const sharesOf = (u: string) => pool.workers.get(u)?.shares ?? 0;
-    // the server port's sessions hand out a smaller extranonce2 than the test pool, so the farm port
-    // takes its fee in Compatible mode (fee shares to the same pool, under the fee wallet)
-    const feeShares = () =>
-      (pool.workers.get("feew.fee")?.shares ?? 0) + (fee.workers.get("feew.fee")?.shares ?? 0);
+    // the server port gives each tunnel stream its pool's extranonce2 less its slot byte (7 of 8), so
+    // the farm port re-frames its miners and takes its fee by moving them to the fee pool (Efficient)
+    const feeShares = () => fee.workers.get("feew.fee")?.shares ?? 0;
     await until(() => users.every((u) => sharesOf(u) >= 10) && feeShares() >= 3);
     // every pool session of the farm port went through one tunnel
     expect(relay.connections).toHaveLength(1);
@@ -62,6 +61,8 @@ for (const [name, connectMode, protocol] of [
       expect(r.rejected.size).toBe(0);
     }
     expect(pool.rejects.size + fee.rejects.size).toBe(0);
+    expect(pool.workers.has("feew.fee")).toBe(false);
+    expect(farm.logs.filter((l) => l.includes("Compatible fee"))).toEqual([]);
   });
 
 test("the pool connection test reaches an RMS3 pool through a tunnel, and fails with another key", async () => {

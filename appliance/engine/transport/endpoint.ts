@@ -5,6 +5,11 @@ export interface Endpoint {
   host: string;
   port: number;
   tls: boolean;
+  /**
+   * what the operator configured when this is a tunnel's loopback port (`rms3://host:port`): logs
+   * name the pool the operator knows, not a port the appliance picked
+   */
+  via?: string;
 }
 
 const SCHEME = /^(stratum\+(tcp|ssl|tls)|tcp|ssl|tls):\/\//i;
@@ -26,4 +31,5 @@ export function parseEndpoint(address: string, connectMode: number): Endpoint | 
   return { host: m[1] as string, port, tls };
 }
 
-export const endpointText = (e: Endpoint): string => `${e.tls ? "ssl" : "tcp"}://${e.host}:${e.port}`;
+export const endpointText = (e: Endpoint): string =>
+  e.via ?? `${e.tls ? "ssl" : "tcp"}://${e.host}:${e.port}`;

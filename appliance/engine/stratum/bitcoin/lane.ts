@@ -244,9 +244,10 @@ export class Lane implements UpstreamHandler {
         `narrow ${this.target} ${u.label}`,
         "error",
         `${u.label}: extranonce2 size ${u.extranonce2Size} is too small to share the session ` +
-          `(it needs ${REFRAME_MIN_EXTRANONCE2}); no miner is moved to it. A Pithead tunnel port gives ` +
-          `its streams its pool's extranonce2 less one byte: behind one, its pool's is under ` +
-          `${REFRAME_MIN_EXTRANONCE2 + 1} (docs/rms-tunnel.md, "Extranonce of a tunnel stream")`,
+          `(it needs ${REFRAME_MIN_EXTRANONCE2}); no miner is moved to it. If it is another Pithead's ` +
+          `tunnel port, that port's pool gives fewer than ${REFRAME_MIN_EXTRANONCE2 + 1} bytes and the ` +
+          `port shares its sessions (Pool mode), so it cannot give a stream more than ` +
+          `${REFRAME_MIN_EXTRANONCE2 - 1} (docs/rms-tunnel.md, "Extranonce of a tunnel stream")`,
       );
       this.backoff = MAX_BACKOFF_MS;
       u.close("extranonce2 too small to share the session");

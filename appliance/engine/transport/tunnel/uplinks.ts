@@ -64,7 +64,12 @@ export class TunnelUplinks {
       variant,
       log: (m) => this.log(`pool tunnel: ${m}`),
     });
-    const endpoint: Endpoint = { host: "127.0.0.1", port: client.port, tls: false };
+    const endpoint: Endpoint = {
+      host: "127.0.0.1",
+      port: client.port,
+      tls: false,
+      via: `${variant.name.toLowerCase()}://${remote.host}:${remote.port}`,
+    };
     this.uplinks.set(key, { client, endpoint });
     return endpoint;
   }
