@@ -60,6 +60,11 @@ export class Lane implements UpstreamHandler {
   private waitSet: Set<LaneMiner> | null = null;
   /** when the current session started; hashrate protection looks at it */
   sessionSince = 0;
+  /**
+   * the extranonce2 size of the last session that subscribed: what a tunnel stream joining a shared
+   * lane is sized by, even while the lane is between sessions
+   */
+  extranonce2Size = 0;
   lastActive = Date.now();
   private readonly users = new FewMap<string, string>();
   private closed = false;
@@ -254,6 +259,7 @@ export class Lane implements UpstreamHandler {
       return;
     }
     this.sessionSince = Date.now();
+    this.extranonce2Size = u.extranonce2Size;
     this.reissues = 0;
     for (const [user, password] of this.users) void u.authorize(user, password);
     if (this.subscribedOnce) for (const m of this.miners) m.onLaneSession(this, u);

@@ -308,13 +308,13 @@ export class MinerSession implements LaneMiner, MinerConnection {
       // tunnel stream's width is what its main session leaves, in Pool mode too.
       const ok = await lane.whenSubscribed(this.host.timing.connectTimeoutMs * 2);
       const u = lane.upstream;
-      if (!ok || u === null || (this.state as MinerState) === "closed") {
+      if (!ok || (u === null && !lane.shared) || (this.state as MinerState) === "closed") {
         this.out.write(errorLine(id, new StratumError(ErrorCode.OTHER, "pool unavailable")));
         return this.close("pool unavailable at subscribe");
       }
-      poolSize = u.extranonce2Size;
+      poolSize = lane.extranonce2Size;
       this.framing = lane.framing === "passthrough" ? "passthrough" : "reframe";
-      if (this.framing === "passthrough") {
+      if (this.framing === "passthrough" && u !== null) {
         this.extranonce1 = u.extranonce1;
         this.extranonce2Size = u.extranonce2Size;
       }
