@@ -1,11 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import {
+  CONNECT_MODES,
   cleanLines,
   cloneForm,
   confirmSentenceOk,
   emptyForm,
   emptyWallet,
   feePoolDiffers,
+  feeProtocolAvailable,
   feeSummary,
   fromItem,
   LISTEN_CHOICES,
@@ -193,5 +195,18 @@ describe("fee tab and confirmation", () => {
     expect(confirmSentenceOk("i confirm the fee pool  differs from the target pool ")).toBe(true);
     expect(confirmSentenceOk("我确认抽水矿池与目标矿池不同")).toBe(true);
     expect(confirmSentenceOk("yes")).toBe(false);
+  });
+});
+
+describe("fee pool protocols", () => {
+  const available = (category: string | undefined) =>
+    CONNECT_MODES.filter((m) => feeProtocolAvailable(m, category)).map((m) => m.label);
+  test("RMS2/RMS3 fee pools are offered on Bitcoin-family coins only, as the server accepts them", () => {
+    expect(available("sha256")).toEqual(["TCP", "SSL", "RMS2", "RMS3"]);
+    expect(available("scrypt")).toEqual(["TCP", "SSL", "RMS2", "RMS3"]);
+    expect(available("kheavyhash")).toEqual(["TCP", "SSL"]);
+    expect(available("ethhash")).toEqual(["TCP", "SSL"]);
+    // before the catalogue has loaded nothing the server might refuse is offered
+    expect(available(undefined)).toEqual(["TCP", "SSL"]);
   });
 });
