@@ -360,6 +360,25 @@ describe("port editor", () => {
     await editor().waitFor({ state: "detached" });
   });
 
+  test("a fee pool may be another Pithead's RMS2/RMS3 port on a Bitcoin-family coin (BTC), not on ETC", async () => {
+    const feeProtocols = async (coin: string) => {
+      await page.getByTestId("add-port").click();
+      await page.selectOption('select[name="currency"]', coin);
+      await editor()
+        .getByRole("tab", { name: /Fee wallets/ })
+        .click();
+      const options = await editor()
+        .getByLabel("Pool protocol")
+        .locator("option:not([disabled])")
+        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).textContent));
+      await page.keyboard.press("Escape");
+      await editor().waitFor({ state: "detached" });
+      return options;
+    };
+    expect(await feeProtocols("BTC")).toEqual(["TCP", "SSL", "RMS2", "RMS3"]);
+    expect(await feeProtocols("ETC")).toEqual(["TCP", "SSL"]);
+  });
+
   test("a coin relayed as is (ERG): the fee tab says fee diversion is unavailable and its rows are disabled; OKMiner and Mallob are shown not implemented", async () => {
     await page.getByTestId("add-port").click();
     await page.selectOption('select[name="currency"]', "ERG");
