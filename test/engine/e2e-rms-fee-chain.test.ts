@@ -15,6 +15,7 @@ import { ConnectMode, ListenProtocol, type Port, ProxyMode } from "../../applian
 import { feeWallet, makeEngine, makePort, type TestEngine, until } from "../support/stratum/port-fixture.ts";
 import { type MinerReport, TestMiner } from "../support/stratum/test-miner.ts";
 import { type AcceptedShare, TestPool, type TestPoolOptions } from "../support/stratum/test-pool.ts";
+import { localTunnelClient } from "../support/tunnel/local-client.ts";
 
 setDefaultTimeout(90_000);
 
@@ -62,14 +63,21 @@ function serverPort(poolAddress: string, protocol: number, mode: number, unified
   });
 }
 
-/** A farm engine's port whose main pool and FEE fee pool are the server's tunnel ports. */
-async function farm(variant: Variant, mainListen: number, feeListen: number) {
+/** A farm engine's port (in `mode`) whose main pool and FEE fee pool are the server's tunnel ports. */
+async function farm(
+  variant: Variant,
+  mainListen: number,
+  feeListen: number,
+  mode: number = ProxyMode.EFFICIENT,
+) {
   const t = engine();
   const [, connectMode] = variant;
   const wallet = { ...feeWallet(1, "feew", `127.0.0.1:${feeListen}`, FEE), pool_protocol: connectMode };
   const port = makePort({
     pool_address: `127.0.0.1:${mainListen}`,
     connect_mode: connectMode,
+    mode,
+    ...(mode === ProxyMode.POOL ? { proxy_addr: "farm", proxy_device: "rig" } : {}),
     wallets: [wallet],
   });
   return { t, listen: await t.start(port) };
@@ -82,14 +90,17 @@ const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
 
 describe("a fee pool behind a chained appliance's tunnel port", () => {
   // pools with an 8-byte extranonce2 give a stream 7 bytes after the server's slot byte; with a
-  // 4-byte one a server port in Efficient mode passes the pool's own extranonce through (4 bytes)
-  for (const [variant, mode, modeName, poolSize] of [
-    [RMS3, ProxyMode.EFFICIENT, "Efficient", 8],
-    [RMS2, ProxyMode.COMPATIBLE, "Compatible", 8],
-    [RMS3, ProxyMode.POOL, "Pool", 8],
-    [RMS3, ProxyMode.EFFICIENT, "Efficient", 4],
+  // 4-byte one a server port in Efficient mode passes the pool's own extranonce through (4 bytes).
+  // The farm ports are in Efficient mode (their miners' own sessions are streams) or in Pool mode
+  // (a shared session, one stream, carries both miners of a farm).
+  for (const [variant, mode, modeName, poolSize, farmMode] of [
+    [RMS3, ProxyMode.EFFICIENT, "Efficient", 8, ProxyMode.EFFICIENT],
+    [RMS2, ProxyMode.COMPATIBLE, "Compatible", 8, ProxyMode.EFFICIENT],
+    [RMS3, ProxyMode.POOL, "Pool", 8, ProxyMode.EFFICIENT],
+    [RMS3, ProxyMode.EFFICIENT, "Efficient", 4, ProxyMode.EFFICIENT],
+    [RMS3, ProxyMode.EFFICIENT, "Efficient", 8, ProxyMode.POOL],
   ] as const)
-    test(`${variant[0]}, server ports in ${modeName} mode, pools' extranonce2 ${poolSize}: the fee converges at the fee pool, streams never overlap, a plain miner keeps 1 + 3 bytes`, async () => {
+    test(`${variant[0]}, server ports in ${modeName} mode, pools' extranonce2 ${poolSize}, farm ports in ${farmMode === ProxyMode.POOL ? "Pool" : "Efficient"} mode: the fee converges at the fee pool, streams never overlap, a plain miner keeps 1 + 3 bytes`, async () => {
       const main = await pool({ extranonce2Size: poolSize });
       const fee = await pool({ extranonce2Size: poolSize });
       const plainPool = await pool();
@@ -100,7 +111,10 @@ describe("a fee pool behind a chained appliance's tunnel port", () => {
       const plainListen = await server.start(
         serverPort(plainPool.pool.address, ListenProtocol.TCP, mode, "plain"),
       );
-      const farms = [await farm(variant, mainListen, feeListen), await farm(variant, mainListen, feeListen)];
+      const farms = [
+        await farm(variant, mainListen, feeListen, farmMode),
+        await farm(variant, mainListen, feeListen, farmMode),
+      ];
       const miners = farms.flatMap((f, i) =>
         [1, 2].map((j) =>
           TestMiner.start({
@@ -128,7 +142,7 @@ describe("a fee pool behind a chained appliance's tunnel port", () => {
       expect(main.pool.rejects.size + fee.pool.rejects.size).toBe(0);
       const farmAccepted = sum(reports.map((r) => r.accepted));
       expect(main.pool.accepted + fee.pool.accepted).toBe(farmAccepted);
-      // four farm miners, each on a stream of its own to the main pool: four distinct prefixes, and
+      // four farm miners, on a stream each or two to a stream: four distinct prefixes, and
       // the fee pool's shares came from both farms' fee sessions, each a stream of its own (told
       // apart by the pool's extranonce1 or, on a shared session, by the server's slot byte)
       expect(new Set(main.seen.map(prefixOf)).size).toBe(4);
@@ -192,5 +206,40 @@ describe("a fee pool behind a chained appliance's tunnel port", () => {
     }
     expect(main.pool.rejects.size).toBe(0);
     expect(narrow.pool.accepted).toBe(0);
+  });
+
+  test("a tunnel stream whose width a server fee pool's narrower extranonce2 cannot hold pays that fee per share on its own session, as logged", async () => {
+    const main = await pool();
+    const narrow = await pool({ extranonce2Size: 4 });
+    const server = engine();
+    const port = makePort({
+      pool_address: main.pool.address,
+      protocol: ListenProtocol.RMS3,
+      wallets: [feeWallet(1, "srvfee", narrow.pool.address, 0.3)],
+    });
+    const listen = await server.start(port);
+    const client = localTunnelClient(cleanup, listen, KEY, ListenProtocol.RMS3);
+    const r = await TestMiner.start({
+      port: client.port,
+      user: "wal.t1",
+      hashesPerSecond: HASHRATE,
+      maxShares: 100,
+      maxMs: 60_000,
+    }).done;
+    // the stream got its pool's 8 bytes less the slot byte, which the 4-byte fee pool cannot hold
+    expect(r.extranonce2Size).toBe(7);
+    expect(r.accepted).toBe(100);
+    expect(r.rejected.size).toBe(0);
+    expect(
+      server.logs.filter((l) =>
+        l.includes(
+          "cannot be switched to fee wallet srvfee's pool (its extranonce2 of 4 bytes has no room for this tunnel stream's 7 after the slot byte); using Compatible fee",
+        ),
+      ),
+    ).toHaveLength(1);
+    // its fee went to the main pool under the fee wallet's worker, none to the narrow pool
+    expect(main.pool.workers.get("srvfee.fee")?.shares ?? 0).toBeGreaterThan(0);
+    expect(narrow.pool.accepted).toBe(0);
+    expect(main.pool.rejects.size).toBe(0);
   });
 });
