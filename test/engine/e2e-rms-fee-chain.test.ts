@@ -16,6 +16,7 @@ import { feeWallet, makeEngine, makePort, type TestEngine, until } from "../supp
 import { type MinerReport, TestMiner } from "../support/stratum/test-miner.ts";
 import { type AcceptedShare, TestPool, type TestPoolOptions } from "../support/stratum/test-pool.ts";
 import { localTunnelClient } from "../support/tunnel/local-client.ts";
+import { TcpRelay } from "../support/tunnel/tcp-relay.ts";
 
 setDefaultTimeout(90_000);
 
@@ -241,5 +242,36 @@ describe("a fee pool behind a chained appliance's tunnel port", () => {
     expect(main.pool.workers.get("srvfee.fee")?.shares ?? 0).toBeGreaterThan(0);
     expect(narrow.pool.accepted).toBe(0);
     expect(main.pool.rejects.size).toBe(0);
+  });
+
+  test("an RMS3 fee wallet added to a running farm port (hot update) is dialled through a tunnel of its own; the main pool's tunnel stays up", async () => {
+    const main = await pool();
+    const fee = await pool();
+    const server = engine();
+    const mainListen = await server.start(
+      serverPort(main.pool.address, ListenProtocol.RMS3, ProxyMode.EFFICIENT, "srv"),
+    );
+    const feeListen = await server.start(
+      serverPort(fee.pool.address, ListenProtocol.RMS3, ProxyMode.EFFICIENT, "srvfee"),
+    );
+    const relay = new TcpRelay(mainListen);
+    cleanup.push(() => relay.stop());
+    const t = engine();
+    const port = makePort({ pool_address: `127.0.0.1:${relay.port}`, connect_mode: ConnectMode.RMS3 });
+    const listen = await t.start(port);
+    const miner = TestMiner.start({ port: listen, user: "wal.h1", hashesPerSecond: HASHRATE, maxMs: 80_000 });
+    await until(() => main.pool.accepted >= 20);
+    const wallet = {
+      ...feeWallet(1, "feew", `127.0.0.1:${feeListen}`, FEE),
+      pool_protocol: ConnectMode.RMS3,
+    };
+    await t.engine.updateWallets({ ...port, wallets: [wallet] });
+    await until(() => fee.pool.accepted >= 20);
+    const r = await miner.finish();
+    expect(r.disconnects).toBe(0);
+    expect(r.rejected.size).toBe(0);
+    expect(main.pool.rejects.size + fee.pool.rejects.size).toBe(0);
+    // the main pool's tunnel was not stopped and redialled when the fee wallets changed
+    expect(relay.connections).toHaveLength(1);
   });
 });
