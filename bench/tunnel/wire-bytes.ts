@@ -2,11 +2,12 @@
  * Bytes on the wire per miner-hour: plain stratum vs the RMS2 and RMS3 tunnels (docs/rms-tunnel.md,
  * docs/benchmarks.md "RMS tunnel"). Hashing test miners on an Efficient-mode and on a Pool-mode port
  * in front of the test pool, with a new job every 30 s of farm time and about two shares per miner
- * per job; time runs
- * `SPEEDUP` times faster than a farm's (the bytes per job and per share do not depend on it). A relay
- * in front of the port (plain) or of the tunnel port counts every byte both ways.
+ * per job; time runs `speedup` times faster than a farm's. The bytes per job do not depend on it; the
+ * bytes per share do, since shares found in one event-loop turn share a tunnel record, so a speedup of
+ * 1 is what a farm's uplink carries. A relay in front of the port (plain) or of the tunnel port counts
+ * every byte both ways.
  * Usage: bun bench/tunnel/wire-bytes.ts [miners=100] [jobs=40] [shares per miner per job=2]
- * (0 shares: what the jobs alone cost)
+ *   [speedup=60] [transports=tcp,rms,rms2,rms3]   (0 shares: what the jobs alone cost)
  */
 import { ListenProtocol } from "../../appliance/domain/port.ts";
 import { startKencPort } from "../../test/support/kenc/kenc-port.ts";
@@ -18,7 +19,8 @@ import { TcpRelay } from "../../test/support/tunnel/tcp-relay.ts";
 const MINERS = Number(process.argv[2] ?? 100);
 const JOBS = Number(process.argv[3] ?? 40);
 const FARM_JOB_S = 30;
-const SPEEDUP = 60;
+const SPEEDUP = Number(process.argv[5] ?? 60);
+const TRANSPORTS = (process.argv[6] ?? "tcp,rms,rms2,rms3").split(",");
 const JOB_MS = (FARM_JOB_S * 1000) / SPEEDUP;
 /** the test pool's difficulty: 2^32 × 2e-8 ≈ 86 hashes per share */
 const HASHES_PER_SHARE = 2 ** 32 * 2e-8;
@@ -82,7 +84,7 @@ async function run(name: string, protocol: number, mode: number): Promise<Result
 
 const farmHours = (JOBS * FARM_JOB_S) / 3600;
 console.log(
-  `${MINERS} miners, ${JOBS} jobs (${farmHours.toFixed(2)} h of farm time at a job per ${FARM_JOB_S} s), ~${SHARES_PER_JOB} shares per miner per job`,
+  `${MINERS} miners, ${JOBS} jobs (${farmHours.toFixed(2)} h of farm time at a job per ${FARM_JOB_S} s), ~${SHARES_PER_JOB} shares per miner per job, ${SPEEDUP}× farm speed`,
 );
 console.log("| mode | transport | connections | bytes per miner-hour | plain ÷ this | shares |");
 console.log("| --- | --- | --- | --- | --- | --- |");
@@ -94,6 +96,8 @@ for (const m of MODES) {
     ["RMS2 (deflate)", ListenProtocol.RMS2],
     ["RMS3 (zstd + broadcast)", ListenProtocol.RMS3],
   ] as const) {
+    const key = Object.entries(ListenProtocol).find(([, code]) => code === protocol)?.[0] ?? "";
+    if (!TRANSPORTS.includes(key.toLowerCase())) continue;
     const r = await run(name, protocol, m.mode);
     if (protocol === ListenProtocol.TCP) plain = r.bytes;
     const perMinerHour = r.bytes / MINERS / farmHours;
