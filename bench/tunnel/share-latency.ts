@@ -2,17 +2,25 @@
  * Added share latency through the RMS tunnel (docs/benchmarks.md, "RMS tunnel"): one miner submits
  * shares one at a time and times each answer, straight to the port and through `pithead client
  * --tunnel` (RMS2, RMS3) on loopback; the difference of the percentiles is what the tunnel adds (its
- * two extra hops, KENC, records and compression).
- * Usage: bun bench/tunnel/share-latency.ts [shares=2000]
+ * two extra hops, KENC, records and compression). With `farm` > 0, that many hashing miners share the
+ * path at a farm's pace meanwhile (a share every 15 s each, a new job every 30 s), so the timed
+ * shares cross a tunnel that carries a farm's jobs and shares.
+ * Usage: bun bench/tunnel/share-latency.ts [shares=2000] [farm=0]
  */
 import type { Socket } from "bun";
 import { ListenProtocol } from "../../appliance/domain/port.ts";
 import { startKencPort } from "../../test/support/kenc/kenc-port.ts";
 import { until } from "../../test/support/stratum/port-fixture.ts";
+import { TestMiner } from "../../test/support/stratum/test-miner.ts";
 import { localTunnelClient } from "../../test/support/tunnel/local-client.ts";
 import { percentile } from "../engine/fake-miner.ts";
 
 const SHARES = Number(process.argv[2] ?? 2000);
+const FARM = Number(process.argv[3] ?? 0);
+const FARM_SHARE_S = 15;
+const FARM_JOB_MS = 30_000;
+/** the test pool's difficulty: 2^32 × 2e-8 ≈ 86 hashes per share */
+const HASHES_PER_SHARE = 2 ** 32 * 2e-8;
 const KEY = "bench latency key";
 
 /** A miner that logs in, then sends each share when the previous one is answered, timing each. */
@@ -72,9 +80,29 @@ for (const [name, protocol] of [
   ["through an RMS3 tunnel", ListenProtocol.RMS3],
 ] as const) {
   const cleanup: Array<() => Promise<void> | void> = [];
-  const { listen } = await startKencPort(cleanup, KEY, [], { protocol });
+  // with a farm, jobs come at its pace (below) instead of the test pool's job a second
+  const {
+    listen,
+    pool,
+    t,
+    port: config,
+  } = await startKencPort(cleanup, KEY, [], { protocol }, FARM > 0 ? { poolJobIntervalMs: 0 } : {});
   const port =
     protocol === ListenProtocol.TCP ? listen : localTunnelClient(cleanup, listen, KEY, protocol).port;
+  const farm = Array.from({ length: FARM }, (_, i) =>
+    TestMiner.start({
+      port,
+      user: `wal.rig${i}`,
+      hashesPerSecond: HASHES_PER_SHARE / FARM_SHARE_S,
+      batch: 4,
+    }),
+  );
+  cleanup.push(() => {
+    for (const m of farm) m.stop();
+  });
+  await until(() => t.engine.running(config.id)?.online === FARM, 50);
+  const jobs = setInterval(() => pool.newJob(), FARM_JOB_MS);
+  cleanup.push(() => clearInterval(jobs));
   const times = await timedShares(port);
   if (protocol === ListenProtocol.TCP) direct = times;
   const p50 = percentile(times, 50);
@@ -86,7 +114,9 @@ for (const [name, protocol] of [
   rows.push(`| ${name} | ${p50.toFixed(3)} / ${p99.toFixed(3)} | ${added} |`);
   for (const c of cleanup.reverse()) await c();
 }
-console.log(`${SHARES} shares, one at a time, share round trip in ms`);
+console.log(
+  `${SHARES} shares, one at a time, share round trip in ms${FARM > 0 ? `, beside ${FARM} miners at a share per ${FARM_SHARE_S} s each` : ""}`,
+);
 console.log("| path | p50 / p99 | added p50 / p99 |");
 console.log("| --- | --- | --- |");
 for (const r of rows) console.log(r);

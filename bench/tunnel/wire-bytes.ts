@@ -44,12 +44,14 @@ const sum = (parts: Uint8Array[]): number => parts.reduce((n, p) => n + p.length
 async function run(name: string, protocol: number, mode: number): Promise<Result> {
   const cleanup: Array<() => Promise<void> | void> = [];
   // Pool mode logs its shared sessions in as the unified wallet and device name
-  const { pool, t, port, listen } = await startKencPort(cleanup, KEY, [], {
-    protocol,
-    mode,
-    proxy_addr: "wal",
-    proxy_device: "farm",
-  });
+  // the bench sends the jobs, at the farm's pace; the test pool's own timer (a job a second) is off
+  const { pool, t, port, listen } = await startKencPort(
+    cleanup,
+    KEY,
+    [],
+    { protocol, mode, proxy_addr: "wal", proxy_device: "farm" },
+    { poolJobIntervalMs: 0 },
+  );
   const relay = new TcpRelay(listen);
   cleanup.push(() => relay.stop());
   let minerPort = relay.port;

@@ -8,8 +8,10 @@ import { makeEngine, makePort } from "../stratum/port-fixture.ts";
 import { TestPool } from "../stratum/test-pool.ts";
 
 /**
- * Starts the pool, the engine (whose KENC key `setKey` changes; `rms`: the RMS settings its tunnel
- * ports hand out) and the port; what must be stopped afterwards goes to `cleanup`.
+ * Starts the pool, the engine (whose KENC key `setKey` changes; `more.rms`: the RMS settings its
+ * tunnel ports hand out) and the port; what must be stopped afterwards goes to `cleanup`.
+ * `more.poolJobIntervalMs`: the pool's own new-job timer (the test pool's default, a job a second;
+ * 0 when the caller sends the jobs, as the tunnel benches do at a farm's pace).
  */
 export async function startKencPort(
   cleanup: Array<() => Promise<void> | void>,
@@ -21,9 +23,14 @@ export async function startKencPort(
     protocol: ListenProtocol.SSL,
     setting: { et_mode: 1 },
   },
-  rms: Pick<EngineDeps, "rms"> = {},
+  more: Pick<EngineDeps, "rms"> & { poolJobIntervalMs?: number } = {},
 ) {
-  const pool = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8 });
+  const { poolJobIntervalMs, ...rms } = more;
+  const pool = await TestPool.start({
+    difficulty: 2e-8,
+    extranonce2Size: 8,
+    ...(poolJobIntervalMs === undefined ? {} : { jobIntervalMs: poolJobIntervalMs }),
+  });
   let kencKey = key;
   const t = makeEngine({}, { kencKey: () => kencKey, ...rms });
   cleanup.push(
