@@ -9,6 +9,7 @@
  */
 import type { Socket } from "bun";
 import { ListenProtocol } from "../../appliance/domain/port.ts";
+import { DEFAULT_TIMING } from "../../appliance/engine/engine.ts";
 import { startKencPort } from "../../test/support/kenc/kenc-port.ts";
 import { until } from "../../test/support/stratum/port-fixture.ts";
 import { TestMiner } from "../../test/support/stratum/test-miner.ts";
@@ -86,7 +87,13 @@ for (const [name, protocol] of [
     pool,
     t,
     port: config,
-  } = await startKencPort(cleanup, KEY, [], { protocol }, FARM > 0 ? { poolJobIntervalMs: 0 } : {});
+  } = await startKencPort(
+    cleanup,
+    KEY,
+    [],
+    { protocol },
+    FARM > 0 ? { poolJobIntervalMs: 0, timing: { jobTimeoutMs: DEFAULT_TIMING.jobTimeoutMs } } : {},
+  );
   const port =
     protocol === ListenProtocol.TCP ? listen : localTunnelClient(cleanup, listen, KEY, protocol).port;
   const farm = Array.from({ length: FARM }, (_, i) =>

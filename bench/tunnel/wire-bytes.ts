@@ -10,6 +10,7 @@
  *   [speedup=60] [transports=tcp,rms,rms2,rms3]   (0 shares: what the jobs alone cost)
  */
 import { ListenProtocol } from "../../appliance/domain/port.ts";
+import { DEFAULT_TIMING } from "../../appliance/engine/engine.ts";
 import { startKencPort } from "../../test/support/kenc/kenc-port.ts";
 import { until } from "../../test/support/stratum/port-fixture.ts";
 import { TestMiner } from "../../test/support/stratum/test-miner.ts";
@@ -44,13 +45,14 @@ const sum = (parts: Uint8Array[]): number => parts.reduce((n, p) => n + p.length
 async function run(name: string, protocol: number, mode: number): Promise<Result> {
   const cleanup: Array<() => Promise<void> | void> = [];
   // Pool mode logs its shared sessions in as the unified wallet and device name
-  // the bench sends the jobs, at the farm's pace; the test pool's own timer (a job a second) is off
+  // the bench sends the jobs at the farm's pace: the test pool's own timer (a job a second) is off,
+  // and the engine waits for a job as long as the product does (the tests' 5 s would redial)
   const { pool, t, port, listen } = await startKencPort(
     cleanup,
     KEY,
     [],
     { protocol, mode, proxy_addr: "wal", proxy_device: "farm" },
-    { poolJobIntervalMs: 0 },
+    { poolJobIntervalMs: 0, timing: { jobTimeoutMs: DEFAULT_TIMING.jobTimeoutMs } },
   );
   const relay = new TcpRelay(listen);
   cleanup.push(() => relay.stop());
