@@ -27,9 +27,11 @@ test("a 10,000-coin reward (Dogecoin's) at a 6.2645 % fee: the miners' part to t
 });
 
 test("work in any integer ratio: each credit is its proportional part rounded down, the fee line takes the rest", () => {
+  // MINSTD: its products stay below 2^53, so every draw is exact in doubles (a 31-bit LCG's are not,
+  // and degenerate: its draws modulo 4 were all 0)
   let seed = 7;
   const next = () => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    seed = (seed * 48_271) % 2_147_483_647;
     return seed;
   };
   for (let round = 0; round < 200; round++) {
@@ -82,4 +84,86 @@ test("a fee of 0 and of 1: all to the miners, all to the pool", () => {
     "fee:pool": 0n,
   });
   expect(lines(splitReward(REWARD, 1, work, "pool"))).toEqual({ "fee:pool": REWARD });
+});
+
+test("a rebate of 50 % returns half the fee its member's work paid, taken from the fee line", () => {
+  // A did 1 part of 4: it paid a quarter of the 0.5-coin fee, 12,500,000, and gets half of that back
+  const work = new Map([
+    ["A", 1 * 2 ** -12],
+    ["B", 3 * 2 ** -12],
+  ]);
+  const credits = splitReward(REWARD, 0.01, work, "pool", [{ subaccount: 7, ratio: 0.5, addresses: ["A"] }]);
+  expect(lines(credits)).toEqual({
+    "pplns:A": 1_237_500_000n,
+    "pplns:B": 3_712_500_000n,
+    "rebate:": 6_250_000n,
+    "fee:pool": 43_750_000n,
+  });
+  expect(credits.find((c) => c.kind === "rebate")).toEqual(
+    expect.objectContaining({ subaccount: 7, work: 2 ** -12 }),
+  );
+});
+
+test("rebates for any shares, members and ratios: each is its ratio of its members' part of the fee, rounded down once; the credits sum to the reward", () => {
+  // MINSTD: its products stay below 2^53, so every draw is exact in doubles
+  let seed = 11;
+  const next = () => {
+    seed = (seed * 48_271) % 2_147_483_647;
+    return seed;
+  };
+  for (let round = 0; round < 300; round++) {
+    const reward = BigInt(1 + (next() % 2_000_000_000)) * 7n;
+    const feePpm = BigInt(next() % 100_000);
+    const counts = new Map<string, bigint>();
+    for (let i = 0, n = 1 + (next() % 8); i < n; i++) counts.set(`m${i}`, BigInt(1 + (next() % 10_000)));
+    const total = [...counts.values()].reduce((a, b) => a + b, 0n);
+    // up to three sub-accounts, each taking some of the miners (and an address that did no work)
+    const rules = [1, 2, 3].slice(0, next() % 4).map((subaccount) => ({
+      subaccount,
+      ratioPpm: BigInt(next() % 1_000_001),
+      addresses: [...counts.keys()].filter((_, i) => i % 3 === subaccount - 1).concat([`idle${subaccount}`]),
+    }));
+    const work = new Map([...counts].map(([a, c]) => [a, Number(c) * 2 ** -10]));
+    const credits = splitReward(
+      reward,
+      Number(feePpm) / 1e6,
+      work,
+      "pool",
+      rules.map((r) => ({
+        subaccount: r.subaccount,
+        ratio: Number(r.ratioPpm) / 1e6,
+        addresses: r.addresses,
+      })),
+    );
+    // the truth from the counts: the fee as charged, each sub-account's members' share count, its ratio
+    const miners = (reward * (1_000_000n - feePpm)) / 1_000_000n;
+    const charged = reward - miners;
+    let paid = 0n;
+    for (const c of counts.values()) paid += (miners * c) / total;
+    for (const r of rules) {
+      const members = r.addresses.reduce((sum, a) => sum + (counts.get(a) ?? 0n), 0n);
+      const truth = (charged * r.ratioPpm * members) / (total * 1_000_000n);
+      const line = credits.find((c) => c.kind === "rebate" && c.subaccount === r.subaccount);
+      expect(line?.amount ?? 0n).toBe(truth);
+      paid += truth;
+    }
+    expect(lines(credits)["fee:pool"]).toBe(reward - paid);
+    expect(credits.reduce((sum, c) => sum + c.amount, 0n)).toBe(reward);
+  }
+});
+
+test("no rebate line for a ratio of 0 or a sub-account whose members did no work; a ratio of 1 returns the whole fee they paid", () => {
+  const work = new Map([["A", 1]]);
+  const none = splitReward(REWARD, 0.01, work, "pool", [
+    { subaccount: 1, ratio: 0, addresses: ["A"] },
+    { subaccount: 2, ratio: 1, addresses: ["Z"] },
+  ]);
+  expect(none.map((c) => c.kind)).toEqual(["pplns", "fee"]);
+  expect(
+    lines(splitReward(REWARD, 0.01, work, "pool", [{ subaccount: 1, ratio: 1, addresses: ["A"] }])),
+  ).toEqual({
+    "pplns:A": 4_950_000_000n,
+    "rebate:": 50_000_000n,
+    "fee:pool": 0n,
+  });
 });
