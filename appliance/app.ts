@@ -23,6 +23,7 @@ import { openDatabase, openLogConnection } from "./store/db.ts";
 import { FavouriteStore } from "./store/favourites.ts";
 import { LogStore } from "./store/logs.ts";
 import { PoolLedgerStore } from "./store/poolnode-ledger.ts";
+import { PoolSubaccountStore } from "./store/poolnode-subaccounts.ts";
 import { PortStore } from "./store/ports.ts";
 import { RatioStore } from "./store/ratios.ts";
 import { RemoteClientStore } from "./store/remote-clients.ts";
@@ -109,8 +110,12 @@ export function buildContext(
     httpsPort: () => web.httpsPort(),
     certificateChanged: () => web.certificateChanged(),
     fleet: new FleetMonitor(f.remotes, f.audit),
-    poolNode: new PoolNodeService(f.settings, new PoolLedgerStore(f.db), config.host, (level, message) =>
-      f.logs.add(level, message),
+    poolNode: new PoolNodeService(
+      f.settings,
+      new PoolLedgerStore(f.db),
+      new PoolSubaccountStore(f.db),
+      config.host,
+      (level, message) => f.logs.add(level, message),
     ),
   };
 }

@@ -9,3 +9,6 @@ const BASE_UNITS = 1e8;
 export const baseUnits = (coins: number): number => Math.round(coins * BASE_UNITS);
 
 export const coinsOf = (units: number): number => units / BASE_UNITS;
+
+/** The least a payout line may be, in coins: below the dust a wallet would refuse the whole sendmany. */
+export const MIN_PAYOUT_COINS = 0.001;

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { SettingsStore } from "../store/settings.ts";
+import { MIN_PAYOUT_COINS } from "./amounts.ts";
 import type { DaemonEndpoint } from "./daemon/rpc-client.ts";
 import { POOL_COINS, type PoolCoinName } from "./pool/coins.ts";
 
@@ -28,7 +29,7 @@ export const projectSchema = z.object({
   /** in units of difficulty-1 work */
   pplns_window: z.number(KEY).positive(KEY).default(1_000_000),
   /** in coins: a balance is paid once it reaches this; below the dust a wallet would refuse */
-  payout_threshold: z.number(KEY).min(0.001, KEY).max(1_000_000, KEY).default(0.1),
+  payout_threshold: z.number(KEY).min(MIN_PAYOUT_COINS, KEY).max(1_000_000, KEY).default(0.1),
   /** how often due balances are paid (one sendmany each time) */
   payout_interval_seconds: z
     .number(KEY)

@@ -4,14 +4,17 @@
  * at boot) leaves the node activated, not running, with the reason shown. Changes are serialized so
  * that two clicks never start two pools on one port. While the pool runs, its ledger takes the shares
  * and blocks, and a payout cycle runs at start (reconciling what a previous run left pending) and
- * then every payout interval; stopping waits for a cycle under way.
+ * then every payout interval — or at once when a withdrawal is approved; stopping waits for a cycle
+ * under way.
  */
 import type { PoolLedgerStore } from "../store/poolnode-ledger.ts";
+import type { PoolSubaccountStore } from "../store/poolnode-subaccounts.ts";
 import type { SettingsStore } from "../store/settings.ts";
 import { PoolLedger } from "./accounting/ledger.ts";
 import { Payouts } from "./accounting/payouts.ts";
 import { baseUnits } from "./amounts.ts";
-import type { BlockchainInfo } from "./daemon/calls.ts";
+import { type BlockchainInfo, DaemonCalls } from "./daemon/calls.ts";
+import { DaemonRpc } from "./daemon/rpc-client.ts";
 import type { BlockStatus } from "./pool/block-tracker.ts";
 import { PoolNode } from "./pool/pool-node.ts";
 import type { VardiffOptions } from "./pool/vardiff.ts";
@@ -60,12 +63,15 @@ export class PoolNodeService {
   private payouts: Payouts | null = null;
   private payoutTimer: ReturnType<typeof setTimeout> | null = null;
   private payoutRun: Promise<void> | null = null;
+  /** a cycle was asked for while one ran: the next follows at once rather than after the interval */
+  private payoutAgain = false;
   private error = "";
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly settings: SettingsStore,
     readonly store: PoolLedgerStore,
+    readonly subaccounts: PoolSubaccountStore,
     private readonly host: string,
     private readonly log: (level: "running" | "error", message: string) => void,
   ) {}
@@ -128,6 +134,30 @@ export class PoolNodeService {
   /** At shutdown: stops the pool, keeps the project active for the next start. */
   shutdown(): Promise<void> {
     return this.serial(() => this.stopPool());
+  }
+
+  /**
+   * The addresses the project's daemon does not take (validateaddress), in order; through the running
+   * pool's connection, or one made for the call while the pool is stopped.
+   */
+  async invalidAddresses(addresses: readonly string[]): Promise<string[]> {
+    const p = this.project();
+    if (p === null) throw new Error("no project");
+    const daemon = this.pool?.daemon ?? new DaemonCalls(new DaemonRpc(daemonEndpoint(p)));
+    const invalid: string[] = [];
+    for (const address of addresses)
+      if (!(await daemon.validateAddress(address)).isvalid) invalid.push(address);
+    return invalid;
+  }
+
+  /** A payout cycle now (an approved withdrawal is paid without waiting for the interval). */
+  payoutSoon(): void {
+    if (this.payouts === null) return;
+    if (this.payoutRun !== null) this.payoutAgain = true;
+    else {
+      if (this.payoutTimer !== null) clearTimeout(this.payoutTimer);
+      this.schedulePayouts(0);
+    }
   }
 
   async syncInfo(pool: PoolNode): Promise<SyncInfo> {
@@ -236,7 +266,10 @@ export class PoolNodeService {
         .finally(() => {
           this.payoutRun = null;
           const p = this.project();
-          if (this.payouts !== null && p !== null) this.schedulePayouts(p.payout_interval_seconds * 1000);
+          const again = this.payoutAgain;
+          this.payoutAgain = false;
+          if (this.payouts !== null && p !== null)
+            this.schedulePayouts(again ? 0 : p.payout_interval_seconds * 1000);
         });
     }, delayMs);
   }

@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { type Credit, splitReward } from "../poolnode/accounting/pplns.ts";
+import { type Credit, type RebateRule, splitReward } from "../poolnode/accounting/pplns.ts";
 import type { BlockStatus } from "../poolnode/pool/block-tracker.ts";
 
 /** A share as the log keeps it; `id` and `cumWork` are given in memory, in order, by the share log. */
@@ -38,6 +38,8 @@ export interface WindowWork {
 export interface PayoutItem {
   address: string;
   amount: number;
+  /** the sub-account withdrawal this line pays; null for a miner's balance */
+  withdrawal_id: number | null;
 }
 
 export type PayoutState = "pending" | "sent" | "confirmed" | "failed";
@@ -52,6 +54,16 @@ export interface Payout {
   total: number;
   error: string;
   items: PayoutItem[];
+}
+
+/** A block's credit line as stored (amount in base units). */
+export interface CreditLine {
+  address: string;
+  amount: number;
+  kind: "pplns" | "fee" | "rebate";
+  work: number;
+  /** the sub-account of a rebate line */
+  subaccount_id: number | null;
 }
 
 export interface Balance {
@@ -228,21 +240,40 @@ export class PoolLedgerStore {
         round.fee,
         new Map(work.map((w) => [w.address, w.work])),
         round.pool_address,
+        this.rebateRules(),
       );
       const insert = this.db.query(
-        "INSERT INTO poolnode_credits (block_hash, address, amount, kind, work) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO poolnode_credits (block_hash, address, amount, kind, work, subaccount_id) VALUES (?, ?, ?, ?, ?, ?)",
       );
       const raise = this.db.query(
         "INSERT INTO poolnode_balances (address, balance) VALUES (?1, ?2) ON CONFLICT (address) DO UPDATE SET balance = balance + ?2",
       );
       for (const c of credits) {
-        insert.run(hash, c.address, c.amount, c.kind, c.work);
-        // the fee stays in the pool's wallet: it is income, not a balance to pay out
+        insert.run(hash, c.address, c.amount, c.kind, c.work, c.subaccount ?? null);
+        // the fee stays in the pool's wallet: it is income, not a balance to pay out; a rebate is the
+        // sub-account's, whose balance is its rebate lines less its withdrawals
         if (c.kind === "pplns") raise.run(c.address, c.amount);
       }
       this.db.query("UPDATE poolnode_blocks SET credited_at = ? WHERE hash = ?").run(now, hash);
       return credits;
     })();
+  }
+
+  /** The sub-accounts as they stand when a block is credited: a rebate changed later moves nothing. */
+  private rebateRules(): RebateRule[] {
+    const rows = this.db
+      .query<{ id: number; rebate: number; address: string }, []>(
+        `SELECT s.id, s.rebate, m.address FROM poolnode_subaccounts s JOIN poolnode_subaccount_members m ON m.subaccount_id = s.id
+         WHERE s.rebate > 0 ORDER BY s.id, m.address`,
+      )
+      .all();
+    const rules = new Map<number, RebateRule & { addresses: string[] }>();
+    for (const r of rows) {
+      const rule = rules.get(r.id) ?? { subaccount: r.id, ratio: r.rebate, addresses: [] };
+      rule.addresses.push(r.address);
+      rules.set(r.id, rule);
+    }
+    return [...rules.values()];
   }
 
   /** An orphaned block the chain has left far behind: it credits nobody and no longer holds shares. */
@@ -273,8 +304,9 @@ export class PoolLedgerStore {
   // ── payouts ──
 
   /**
-   * Step (1) of a payout: every balance at or above the threshold goes into one pending payout with a
-   * unique comment, and is debited, in one transaction. null when nobody is due.
+   * Step (1) of a payout: every balance at or above the threshold, and every approved withdrawal not
+   * yet in a payout, go into one pending payout with a unique comment; the balances are debited (a
+   * withdrawal's amount was held when it was requested), in one transaction. null when nobody is due.
    */
   createPayout(threshold: number, comment: string, sinceBlock: string, now: number): Payout | null {
     return this.db.transaction(() => {
@@ -283,8 +315,14 @@ export class PoolLedgerStore {
           "SELECT address, balance FROM poolnode_balances WHERE balance >= ? AND balance > 0 ORDER BY address",
         )
         .all(threshold);
-      if (due.length === 0) return null;
-      const total = due.reduce((sum, d) => sum + d.balance, 0);
+      const withdrawals = this.db
+        .query<{ id: number; address: string; amount: number }, []>(
+          "SELECT id, address, amount FROM poolnode_withdrawals WHERE state = 'approved' AND payout_id IS NULL ORDER BY id",
+        )
+        .all();
+      if (due.length === 0 && withdrawals.length === 0) return null;
+      const total =
+        due.reduce((sum, d) => sum + d.balance, 0) + withdrawals.reduce((sum, w) => sum + w.amount, 0);
       const id = Number(
         this.db
           .query(
@@ -293,12 +331,19 @@ export class PoolLedgerStore {
           .run(now, comment, sinceBlock, total, now).lastInsertRowid,
       );
       const item = this.db.query(
-        "INSERT INTO poolnode_payout_items (payout_id, address, amount) VALUES (?, ?, ?)",
+        "INSERT INTO poolnode_payout_items (payout_id, address, amount, withdrawal_id) VALUES (?, ?, ?, ?)",
       );
       const debit = this.db.query("UPDATE poolnode_balances SET balance = balance - ? WHERE address = ?");
       for (const d of due) {
-        item.run(id, d.address, d.balance);
+        item.run(id, d.address, d.balance, null);
         debit.run(d.balance, d.address);
+      }
+      const paying = this.db.query(
+        "UPDATE poolnode_withdrawals SET payout_id = ?, updated_at = ? WHERE id = ?",
+      );
+      for (const w of withdrawals) {
+        item.run(id, w.address, w.amount, w.id);
+        paying.run(id, now, w.id);
       }
       return this.payout(id);
     })();
@@ -315,10 +360,16 @@ export class PoolLedgerStore {
       if (changed === 0) return;
       this.db
         .query(
-          `UPDATE poolnode_balances SET paid = paid + (SELECT amount FROM poolnode_payout_items i WHERE i.payout_id = ?1 AND i.address = poolnode_balances.address)
-           WHERE address IN (SELECT address FROM poolnode_payout_items WHERE payout_id = ?1)`,
+          `UPDATE poolnode_balances SET paid = paid + (SELECT amount FROM poolnode_payout_items i
+             WHERE i.payout_id = ?1 AND i.address = poolnode_balances.address AND i.withdrawal_id IS NULL)
+           WHERE address IN (SELECT address FROM poolnode_payout_items WHERE payout_id = ?1 AND withdrawal_id IS NULL)`,
         )
         .run(id);
+      this.db
+        .query(
+          "UPDATE poolnode_withdrawals SET state = 'paid', updated_at = ? WHERE payout_id = ? AND state = 'approved'",
+        )
+        .run(now, id);
     })();
   }
 
@@ -330,7 +381,10 @@ export class PoolLedgerStore {
       .run(now, id);
   }
 
-  /** The wallet never sent it: the debits are given back, in one transaction with the state. */
+  /**
+   * The wallet never sent it: the debits are given back, in one transaction with the state; its
+   * withdrawals stay approved, their amounts held, for the next payout.
+   */
   undoPayout(id: number, error: string, now: number): void {
     this.db.transaction(() => {
       const changed = this.db
@@ -341,10 +395,16 @@ export class PoolLedgerStore {
       if (changed === 0) return;
       this.db
         .query(
-          `UPDATE poolnode_balances SET balance = balance + (SELECT amount FROM poolnode_payout_items i WHERE i.payout_id = ?1 AND i.address = poolnode_balances.address)
-           WHERE address IN (SELECT address FROM poolnode_payout_items WHERE payout_id = ?1)`,
+          `UPDATE poolnode_balances SET balance = balance + (SELECT amount FROM poolnode_payout_items i
+             WHERE i.payout_id = ?1 AND i.address = poolnode_balances.address AND i.withdrawal_id IS NULL)
+           WHERE address IN (SELECT address FROM poolnode_payout_items WHERE payout_id = ?1 AND withdrawal_id IS NULL)`,
         )
         .run(id);
+      this.db
+        .query(
+          "UPDATE poolnode_withdrawals SET payout_id = NULL, updated_at = ? WHERE payout_id = ? AND state = 'approved'",
+        )
+        .run(now, id);
     })();
   }
 
@@ -362,7 +422,7 @@ export class PoolLedgerStore {
     if (p === null) return null;
     const items = this.db
       .query<PayoutItem, [number]>(
-        "SELECT address, amount FROM poolnode_payout_items WHERE payout_id = ? ORDER BY address",
+        "SELECT address, amount, withdrawal_id FROM poolnode_payout_items WHERE payout_id = ? ORDER BY address, withdrawal_id",
       )
       .all(id);
     return { ...p, items };
@@ -379,9 +439,9 @@ export class PoolLedgerStore {
           `SELECT address,
              COALESCE((SELECT SUM(amount) FROM poolnode_credits c WHERE c.address = a.address AND c.kind = 'pplns'), 0)
                - COALESCE((SELECT SUM(i.amount) FROM poolnode_payout_items i JOIN poolnode_payouts p ON p.id = i.payout_id
-                           WHERE i.address = a.address AND p.state <> 'failed'), 0) AS balance,
+                           WHERE i.address = a.address AND i.withdrawal_id IS NULL AND p.state <> 'failed'), 0) AS balance,
              COALESCE((SELECT SUM(i.amount) FROM poolnode_payout_items i JOIN poolnode_payouts p ON p.id = i.payout_id
-                       WHERE i.address = a.address AND p.state IN ('sent', 'confirmed')), 0) AS paid
+                       WHERE i.address = a.address AND i.withdrawal_id IS NULL AND p.state IN ('sent', 'confirmed')), 0) AS paid
            FROM (SELECT address FROM poolnode_credits WHERE kind = 'pplns' UNION SELECT address FROM poolnode_balances) a`,
         )
         .all();
@@ -411,10 +471,7 @@ export class PoolLedgerStore {
   }
 
   /** Credited blocks, newest first, with their credit lines (only `address`'s when given). */
-  rewards(
-    limit: number,
-    address?: string,
-  ): { block: StoredBlock; credits: { address: string; amount: number; kind: string; work: number }[] }[] {
+  rewards(limit: number, address?: string): { block: StoredBlock; credits: CreditLine[] }[] {
     const blocks =
       address === undefined
         ? this.db
@@ -427,8 +484,8 @@ export class PoolLedgerStore {
               "SELECT * FROM poolnode_blocks WHERE hash IN (SELECT block_hash FROM poolnode_credits WHERE address = ?) ORDER BY credited_at DESC, height DESC LIMIT ?",
             )
             .all(address, limit);
-    const lines = this.db.query<{ address: string; amount: number; kind: string; work: number }, [string]>(
-      "SELECT address, amount, kind, work FROM poolnode_credits WHERE block_hash = ? ORDER BY kind DESC, address",
+    const lines = this.db.query<CreditLine, [string]>(
+      "SELECT address, amount, kind, work, subaccount_id FROM poolnode_credits WHERE block_hash = ? ORDER BY kind DESC, address, subaccount_id",
     );
     return blocks.map((block) => ({
       block,

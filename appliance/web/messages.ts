@@ -101,6 +101,16 @@ export const MESSAGES = {
   "lang.poolnode.err_config":
     "Pool-node configuration check failed: coin, daemon RPC address, a cookie file or a user and password, pool address, difficulty and stratum port",
   "lang.poolnode.err_daemon": "The coin daemon did not answer, or refused the pool address",
+  "lang.poolnode.err_subaccount_config":
+    "Sub-account check failed: a name, one or more miner addresses, a rebate ratio from 0 to 1",
+  "lang.poolnode.err_address": "The coin daemon does not take this address",
+  "lang.poolnode.err_member": "This miner address already belongs to another sub-account",
+  "lang.poolnode.err_name_taken": "A sub-account of this name exists",
+  "lang.poolnode.err_no_subaccount": "No such sub-account",
+  "lang.poolnode.err_withdrawal_config":
+    "Withdrawal check failed: a sub-account, an amount in base units of at least 0.001 coin, a destination address",
+  "lang.poolnode.err_balance": "The amount exceeds what the sub-account may withdraw now",
+  "lang.poolnode.err_withdrawal_state": "No such withdrawal, or it was already approved or refused",
   "lang.remote.err_required": "All three configurations are mandatory",
   "lang.remote.err_address": "The access address must start with https://",
   "lang.remote.err_https":

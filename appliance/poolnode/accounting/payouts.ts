@@ -73,7 +73,10 @@ export class Payouts {
       Date.now(),
     );
     if (p === null) return null;
-    const amounts = Object.fromEntries(p.items.map((i) => [i.address, coinsOf(i.amount)]));
+    // sendmany takes each address once: a withdrawal to an address also paid as a miner adds to its line
+    const units = new Map<string, number>();
+    for (const i of p.items) units.set(i.address, (units.get(i.address) ?? 0) + i.amount);
+    const amounts = Object.fromEntries([...units].map(([address, amount]) => [address, coinsOf(amount)]));
     let txid: string;
     try {
       txid = await this.daemon.sendMany(amounts, p.comment);

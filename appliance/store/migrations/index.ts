@@ -8,6 +8,7 @@ import { alertsSchema } from "./007-alerts.ts";
 import { remotePinSchema } from "./008-remote-pin.ts";
 import { remoteLastSeenSchema } from "./009-remote-last-seen.ts";
 import { poolNodeLedgerSchema } from "./010-poolnode-ledger.ts";
+import { poolNodeSubaccountsSchema } from "./011-poolnode-subaccounts.ts";
 
 export interface Migration {
   version: number;
@@ -26,4 +27,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 8, sql: remotePinSchema },
   { version: 9, sql: remoteLastSeenSchema },
   { version: 10, sql: poolNodeLedgerSchema },
+  { version: 11, sql: poolNodeSubaccountsSchema },
 ];

@@ -1,13 +1,16 @@
 /**
  * The /api/poolnode/* calls of spec §7 built so far (docs/pool-node.md): the project (apply, info,
  * config, active, unactive), sync/info, and the ledger's reading calls (project/stats, address/info,
- * rewards, payouts, profit). Replies keep the `{status, data}` shape the pool-node page reads; status 4
- * means "not activated" (spec §4, §8). Amounts are integers in the coin's base unit.
+ * rewards, payouts, profit), and the sub-accounts with their rebates and withdrawals. Replies keep the
+ * `{status, data}` shape the pool-node page reads; status 4 means "not activated" (spec §4, §8).
+ * Amounts are integers in the coin's base unit.
  */
 import { z } from "zod";
 import { diff1Target, difficultyOfHash } from "../../engine/stratum/bitcoin/target.ts";
+import { baseUnits, MIN_PAYOUT_COINS } from "../../poolnode/amounts.ts";
 import { POOL_COINS } from "../../poolnode/pool/coins.ts";
 import { CredentialsError, projectSchema, publicProject, withCredentials } from "../../poolnode/project.ts";
+import { SubaccountError } from "../../store/poolnode-subaccounts.ts";
 import { audit } from "../audit.ts";
 import { parseBody, parseWith } from "../body.ts";
 import { ApiError, badRequest } from "../errors.ts";
@@ -112,7 +115,167 @@ function addressInfo(r: RequestInfo) {
   };
 }
 
+// ── sub-accounts and withdrawals ──
+
+const SUB = "lang.poolnode.err_subaccount_config";
+const WD = "lang.poolnode.err_withdrawal_config";
+const id = (key: string) => z.number(key).int(key).positive(key);
+const ratio = z.number(SUB).min(0, SUB).max(1, SUB);
+const subaccountBody = z.object({
+  /** absent: a new sub-account */
+  id: id(SUB).optional(),
+  name: z.string(SUB).trim().min(1, SUB).max(64, SUB),
+  addresses: z
+    .array(address.pipe(z.string(SUB)), SUB)
+    .min(1, SUB)
+    .max(1000, SUB),
+  rebate: ratio.default(0),
+});
+const rebateBody = z.object({ id: id(SUB), rebate: ratio });
+const withdrawalBody = z.object({
+  subaccount_id: id(WD),
+  amount: z.number(WD).int(WD).min(baseUnits(MIN_PAYOUT_COINS), WD).max(Number.MAX_SAFE_INTEGER, WD),
+  address: z.string(WD).trim().min(1, WD).max(128, WD),
+});
+const decisionBody = z.object({
+  id: id("lang.err.params"),
+  reason: z.string(QUERY).trim().max(500, QUERY).default(""),
+});
+const subaccountQuery = z.object({ id: z.coerce.number(QUERY).int(QUERY).positive(QUERY) });
+const logsQuery = z.object({
+  subaccount_id: z.coerce.number(QUERY).int(QUERY).positive(QUERY).optional(),
+  limit,
+});
+
+/** The store's refusals as API errors. */
+function refused(e: unknown): never {
+  if (!(e instanceof SubaccountError)) throw e;
+  const r = e.refusal;
+  switch (r.kind) {
+    case "no_subaccount":
+      throw new ApiError(404, "lang.poolnode.err_no_subaccount");
+    case "name_taken":
+      throw badRequest("lang.poolnode.err_name_taken", { field: "name" });
+    case "member_elsewhere":
+      throw badRequest("lang.poolnode.err_member", { field: "addresses", value: r.address });
+    case "over_balance":
+      throw badRequest("lang.poolnode.err_balance", { field: "amount", detail: String(r.balance) });
+    case "no_withdrawal":
+    case "not_requested":
+      throw new ApiError(409, "lang.poolnode.err_withdrawal_state");
+  }
+}
+
+/** Every address must be one the project's daemon takes; the first it refuses is named. */
+async function checkAddresses(r: RequestInfo, addresses: readonly string[], field: string): Promise<void> {
+  let invalid: string[];
+  try {
+    invalid = await r.app.poolNode.invalidAddresses(addresses);
+  } catch (e) {
+    throw new ApiError(502, "lang.poolnode.err_daemon", {
+      detail: e instanceof Error ? e.message : String(e),
+    });
+  }
+  const [first] = invalid;
+  if (first !== undefined) throw badRequest("lang.poolnode.err_address", { field, value: first });
+}
+
+/** A sub-account call: status 4 until a project is activated, then the handler's data. */
+function nodeRoute(
+  method: "GET" | "POST",
+  path: string,
+  handler: (r: RequestInfo) => unknown,
+  reauth = false,
+): Route {
+  return {
+    method,
+    path,
+    reauth,
+    handler: async (r) => {
+      if (r.app.poolNode.state() === "not_activated") return notActivated();
+      try {
+        return ok(await handler(r));
+      } catch (e) {
+        return refused(e);
+      }
+    },
+  };
+}
+
+async function saveSubaccount(r: RequestInfo) {
+  const body = await parseBody(r.req, subaccountBody);
+  await checkAddresses(r, body.addresses, "addresses");
+  const store = r.app.poolNode.subaccounts;
+  const before = body.id === undefined ? null : store.get(body.id);
+  const saved = store.save(body, Date.now());
+  audit(r, `pool-node sub-account ${saved.name}`, before && describe(before), describe(saved));
+  return saved;
+}
+
+/** What the audit log keeps of a sub-account: who its members are and what it gets back. */
+const describe = (s: { name: string; addresses: string[]; rebate: number }) => ({
+  name: s.name,
+  addresses: s.addresses,
+  rebate: s.rebate,
+});
+
+async function setRebate(r: RequestInfo) {
+  const body = await parseBody(r.req, rebateBody);
+  const store = r.app.poolNode.subaccounts;
+  const before = store.get(body.id);
+  const saved = store.setRebate(body.id, body.rebate, Date.now());
+  audit(r, `pool-node sub-account ${saved.name}`, before && describe(before), describe(saved));
+  return saved;
+}
+
+async function submitWithdrawal(r: RequestInfo) {
+  const body = await parseBody(r.req, withdrawalBody);
+  await checkAddresses(r, [body.address], "address");
+  const w = r.app.poolNode.subaccounts.requestWithdrawal(
+    body.subaccount_id,
+    body.amount,
+    body.address,
+    Date.now(),
+  );
+  audit(r, `pool-node withdrawal ${w.id}`, null, {
+    name: w.name,
+    amount: w.amount,
+    address: w.address,
+    state: w.state,
+  });
+  return w;
+}
+
+function decide(verdict: "approved" | "refused") {
+  return async (r: RequestInfo) => {
+    const body = await parseBody(r.req, decisionBody);
+    const w = r.app.poolNode.subaccounts.decide(body.id, verdict, body.reason, Date.now());
+    audit(r, `pool-node withdrawal ${w.id}`, { state: "requested" }, { state: w.state, reason: w.reason });
+    if (verdict === "approved") r.app.poolNode.payoutSoon();
+    return w;
+  };
+}
+
+const subaccountRoutes: Route[] = [
+  nodeRoute("GET", "/api/poolnode/subaccount/configs", (r) => r.app.poolNode.subaccounts.list()),
+  nodeRoute("POST", "/api/poolnode/subaccount/config", saveSubaccount, true),
+  nodeRoute("POST", "/api/poolnode/subaccount/rebate", setRebate, true),
+  nodeRoute("GET", "/api/poolnode/withdrawal/can/apply", (r) => {
+    const s = r.app.poolNode.subaccounts.get(query(r, subaccountQuery).id);
+    if (s === null) throw new ApiError(404, "lang.poolnode.err_no_subaccount");
+    return { id: s.id, balance: s.balance, held: s.held, paid: s.paid, min: baseUnits(MIN_PAYOUT_COINS) };
+  }),
+  nodeRoute("POST", "/api/poolnode/withdrawal/submit", submitWithdrawal, true),
+  nodeRoute("POST", "/api/poolnode/withdrawal/approve", decide("approved"), true),
+  nodeRoute("POST", "/api/poolnode/withdrawal/refuse", decide("refused")),
+  nodeRoute("GET", "/api/poolnode/withdrawal/logs", (r) => {
+    const q = query(r, logsQuery);
+    return r.app.poolNode.subaccounts.withdrawals(q.limit, q.subaccount_id);
+  }),
+];
+
 export const poolNodeRoutes: Route[] = [
+  ...subaccountRoutes,
   { method: "POST", path: "/api/poolnode/project/apply", reauth: true, handler: saveProject },
   { method: "POST", path: "/api/poolnode/project/config", reauth: true, handler: saveProject },
   {

@@ -150,7 +150,7 @@ test("a payout debits in the same transaction it is created in; undone, the bala
 
   // A's 1 coin is below a 2-coin threshold
   const first = store.createPayout(200_000_000, "c1", "tip", 5);
-  expect(first?.items).toEqual([{ address: "B", amount: 300_000_000 }]);
+  expect(first?.items).toEqual([{ address: "B", amount: 300_000_000, withdrawal_id: null }]);
   expect(first?.state).toBe("pending");
   expect(store.balance("B").balance).toBe(0);
   // comments are unique: the same comment twice is refused and debits nothing
