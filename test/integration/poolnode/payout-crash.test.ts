@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { Client, freePort, tempDir } from "../../support/appliance.ts";
 import { HandMiner } from "../../support/poolnode/hand-miner.ts";
 import { pplnsTruth, submitPlan } from "../../support/poolnode/pplns-plan.ts";
-import { cli, cliJson, RegtestPair } from "../../support/poolnode/regtest.ts";
+import { CHAIN_TEST_MS, cli, cliJson, RegtestPair } from "../../support/poolnode/regtest.ts";
 import { RpcRelay } from "../../support/poolnode/rpc-relay.ts";
 import { type Spawned, spawnAppliance } from "../../support/process.ts";
 import { until, untilAsync } from "../../support/stratum/port-fixture.ts";
@@ -37,7 +37,7 @@ interface PayoutView {
   id: number;
   state: string;
   txid: string | null;
-  items: { address: string; amount: number }[];
+  items: { address: string; amount: number; withdrawal_id: number | null }[];
 }
 
 const get = async <T>(path: string): Promise<T> =>
@@ -83,107 +83,114 @@ afterAll(async () => {
   relay?.stop();
   await chain?.stop();
   rmSync(dataDir, { recursive: true, force: true });
-});
+}, CHAIN_TEST_MS);
 
 // a window larger than the log: every share counts, A has two of three
 const PLAN = () => [a, b, a];
 
-test("killed between the debit and sendmany, then between sendmany and the txid: paid exactly once", async () => {
-  expect(
-    (
-      await client.post("/api/poolnode/project/apply", {
-        coin: "LTC",
-        rpc_url: relay.url,
-        rpc_cookie_file: chain.cookieFile,
-        pool_address: poolAddress,
-        fee: Number(FEE_PPM) / 1e6,
-        pplns_window: 1000,
-        difficulty: D,
-        vardiff_seconds: 0,
-        payout_threshold: 0.001,
-        payout_interval_seconds: 1,
-        stratum_port: stratumPort,
-      })
-    ).status,
-  ).toBe(200);
-  expect((await client.post("/api/poolnode/project/active")).status).toBe(200);
-  await untilAsync(
-    async () =>
-      (await get<{ templates: { active: number } }>("/api/poolnode/project/info")).templates.active === 1,
-  );
-  const miners = new Map<string, HandMiner>();
-  for (const address of [a, b]) miners.set(address, await HandMiner.connect(stratumPort, address));
-  await submitPlan(miners, PLAN(), D);
-  for (const m of miners.values()) m.close();
-  type Sync = { blocks: { hash: string; status: string }[] };
-  await untilAsync(async () => (await get<Sync>("/api/poolnode/sync/info")).blocks[0]?.status === "immature");
-  const hash = (await get<Sync>("/api/poolnode/sync/info")).blocks[0]?.hash as string;
-  const coinbase = (await cliJson<{ tx: { vout: { value: number }[] }[] }>(chain.node, "getblock", hash, "2"))
-    .tx[0];
-  const truth = pplnsTruth(
-    PLAN(),
-    1000 / D,
-    BigInt(Math.round((coinbase?.vout[0]?.value ?? 0) * 1e8)),
-    FEE_PPM,
-  );
-  const owed = (address: string) => Number(truth.credits.get(address));
-
-  // 1. the block matures, is credited, and the payout's sendmany is held at the relay
-  relay.mode = "hold";
-  await cli(chain.node, "generatetoaddress", "100", chain.walletAddress);
-  await until(() => relay.sendmany.length === 1);
-  const [pending] = await get<PayoutView[]>("/api/poolnode/payouts");
-  expect(pending?.state).toBe("pending");
-  expect(pending?.items).toEqual(
-    [
-      { address: a, amount: owed(a) },
-      { address: b, amount: owed(b) },
-    ].sort((x, y) => x.address.localeCompare(y.address)),
-  );
-  for (const address of [a, b])
-    expect(await get<{ balance: number }>(`/api/poolnode/address/info?address=${address}`)).toEqual(
-      expect.objectContaining({ balance: 0, paid: 0 }),
-    );
-  await kill9();
-  expect(await walletSends()).toEqual([]);
-
-  // 2. restarted: the first payout is found unsent and undone, a second one goes to the daemon, which
-  // sends it, and the appliance is killed before it hears the txid
-  relay.mode = "swallow";
-  await start();
-  await until(() => relay.sendmany.length === 2);
-  await kill9();
-  const sent = relay.sendmany[1];
-  expect(sent?.txid).toMatch(/^[0-9a-f]{64}$/);
-  expect(sent?.comment).not.toBe(relay.sendmany[0]?.comment);
-  expect(await walletSends()).toEqual([
-    expect.objectContaining({ txid: sent?.txid, comment: sent?.comment }),
-  ]);
-
-  // 3. restarted with every call passing: the second payout is found by its comment, nothing is re-paid
-  relay.mode = "pass";
-  await start();
-  await untilAsync(async () => (await get<PayoutView[]>("/api/poolnode/payouts"))[0]?.state !== "pending");
-  const payouts = await get<PayoutView[]>("/api/poolnode/payouts");
-  expect(payouts.map((p) => [p.id, p.state, p.txid])).toEqual([
-    [2, "sent", sent?.txid],
-    [1, "failed", null],
-  ]);
-  // a few more payout cycles: no sendmany reaches the daemon again
-  await Bun.sleep(3000);
-  expect(relay.sendmany).toHaveLength(2);
-  expect(await walletSends()).toHaveLength(1);
-  for (const address of [a, b])
+test(
+  "killed between the debit and sendmany, then between sendmany and the txid: paid exactly once",
+  async () => {
     expect(
-      await get<{ balance: number; paid: number }>(`/api/poolnode/address/info?address=${address}`),
-    ).toEqual(expect.objectContaining({ balance: 0, paid: owed(address) }));
+      (
+        await client.post("/api/poolnode/project/apply", {
+          coin: "LTC",
+          rpc_url: relay.url,
+          rpc_cookie_file: chain.cookieFile,
+          pool_address: poolAddress,
+          fee: Number(FEE_PPM) / 1e6,
+          pplns_window: 1000,
+          difficulty: D,
+          vardiff_seconds: 0,
+          payout_threshold: 0.001,
+          payout_interval_seconds: 1,
+          stratum_port: stratumPort,
+        })
+      ).status,
+    ).toBe(200);
+    expect((await client.post("/api/poolnode/project/active")).status).toBe(200);
+    await untilAsync(
+      async () =>
+        (await get<{ templates: { active: number } }>("/api/poolnode/project/info")).templates.active === 1,
+    );
+    const miners = new Map<string, HandMiner>();
+    for (const address of [a, b]) miners.set(address, await HandMiner.connect(stratumPort, address));
+    await submitPlan(miners, PLAN(), D);
+    for (const m of miners.values()) m.close();
+    type Sync = { blocks: { hash: string; status: string }[] };
+    await untilAsync(
+      async () => (await get<Sync>("/api/poolnode/sync/info")).blocks[0]?.status === "immature",
+    );
+    const hash = (await get<Sync>("/api/poolnode/sync/info")).blocks[0]?.hash as string;
+    const coinbase = (
+      await cliJson<{ tx: { vout: { value: number }[] }[] }>(chain.node, "getblock", hash, "2")
+    ).tx[0];
+    const truth = pplnsTruth(
+      PLAN(),
+      1000 / D,
+      BigInt(Math.round((coinbase?.vout[0]?.value ?? 0) * 1e8)),
+      FEE_PPM,
+    );
+    const owed = (address: string) => Number(truth.credits.get(address));
 
-  // the peer received each credit once
-  await cli(chain.node, "generatetoaddress", "1", chain.walletAddress);
-  const height = await cli(chain.node, "getblockcount");
-  await untilAsync(async () => (await cli(chain.peer, "getblockcount")) === height);
-  for (const address of [a, b]) {
-    const received = Math.round(Number(await cli(chain.peer, "getreceivedbyaddress", address, "1")) * 1e8);
-    expect(received).toBe(owed(address));
-  }
-});
+    // 1. the block matures, is credited, and the payout's sendmany is held at the relay
+    relay.mode = "hold";
+    await cli(chain.node, "generatetoaddress", "100", chain.walletAddress);
+    await until(() => relay.sendmany.length === 1);
+    const [pending] = await get<PayoutView[]>("/api/poolnode/payouts");
+    expect(pending?.state).toBe("pending");
+    expect(pending?.items).toEqual(
+      [
+        { address: a, amount: owed(a), withdrawal_id: null },
+        { address: b, amount: owed(b), withdrawal_id: null },
+      ].sort((x, y) => x.address.localeCompare(y.address)),
+    );
+    for (const address of [a, b])
+      expect(await get<{ balance: number }>(`/api/poolnode/address/info?address=${address}`)).toEqual(
+        expect.objectContaining({ balance: 0, paid: 0 }),
+      );
+    await kill9();
+    expect(await walletSends()).toEqual([]);
+
+    // 2. restarted: the first payout is found unsent and undone, a second one goes to the daemon, which
+    // sends it, and the appliance is killed before it hears the txid
+    relay.mode = "swallow";
+    await start();
+    await until(() => relay.sendmany.length === 2);
+    await kill9();
+    const sent = relay.sendmany[1];
+    expect(sent?.txid).toMatch(/^[0-9a-f]{64}$/);
+    expect(sent?.comment).not.toBe(relay.sendmany[0]?.comment);
+    expect(await walletSends()).toEqual([
+      expect.objectContaining({ txid: sent?.txid, comment: sent?.comment }),
+    ]);
+
+    // 3. restarted with every call passing: the second payout is found by its comment, nothing is re-paid
+    relay.mode = "pass";
+    await start();
+    await untilAsync(async () => (await get<PayoutView[]>("/api/poolnode/payouts"))[0]?.state !== "pending");
+    const payouts = await get<PayoutView[]>("/api/poolnode/payouts");
+    expect(payouts.map((p) => [p.id, p.state, p.txid])).toEqual([
+      [2, "sent", sent?.txid],
+      [1, "failed", null],
+    ]);
+    // a few more payout cycles: no sendmany reaches the daemon again
+    await Bun.sleep(3000);
+    expect(relay.sendmany).toHaveLength(2);
+    expect(await walletSends()).toHaveLength(1);
+    for (const address of [a, b])
+      expect(
+        await get<{ balance: number; paid: number }>(`/api/poolnode/address/info?address=${address}`),
+      ).toEqual(expect.objectContaining({ balance: 0, paid: owed(address) }));
+
+    // the peer received each credit once
+    await cli(chain.node, "generatetoaddress", "1", chain.walletAddress);
+    const height = await cli(chain.node, "getblockcount");
+    await untilAsync(async () => (await cli(chain.peer, "getblockcount")) === height);
+    for (const address of [a, b]) {
+      const received = Math.round(Number(await cli(chain.peer, "getreceivedbyaddress", address, "1")) * 1e8);
+      expect(received).toBe(owed(address));
+    }
+  },
+  CHAIN_TEST_MS,
+);

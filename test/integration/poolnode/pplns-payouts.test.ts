@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { freePort, startTestAppliance, type TestAppliance } from "../../support/appliance.ts";
 import { HandMiner } from "../../support/poolnode/hand-miner.ts";
 import { pplnsTruth, submitPlan } from "../../support/poolnode/pplns-plan.ts";
-import { cli, cliJson, RegtestPair } from "../../support/poolnode/regtest.ts";
+import { CHAIN_TEST_MS, cli, cliJson, RegtestPair } from "../../support/poolnode/regtest.ts";
 import { untilAsync } from "../../support/stratum/port-fixture.ts";
 
 const D = 2 ** -16;
@@ -43,7 +43,7 @@ interface PayoutView {
   error: string;
   txid: string | null;
   total: number;
-  items: { address: string; amount: number }[];
+  items: { address: string; amount: number; withdrawal_id: number | null }[];
 }
 interface AddressView {
   balance: number;
@@ -107,102 +107,117 @@ test("a found block is recorded with its reward and credits nobody while immatur
   expect(info.workers).toEqual([expect.objectContaining({ worker: `${a}.rig`, shares: 3 })]);
 });
 
-test("matured, it is credited by PPLNS exactly as the submitted shares say, and paid to the peer's wallet once", async () => {
-  const hash = (await get<{ blocks: { hash: string }[] }>("/api/poolnode/sync/info")).blocks[0]
-    ?.hash as string;
-  // a locked wallet refuses the first payout: undone at once with the daemon's reason
-  await cli(chain.node, "encryptwallet", WALLET_PASSPHRASE);
-  await cli(chain.node, "generatetoaddress", "100", chain.walletAddress);
-  await untilAsync(async () => (await get<Reward[]>("/api/poolnode/rewards")).length === 1);
+test(
+  "matured, it is credited by PPLNS exactly as the submitted shares say, and paid to the peer's wallet once",
+  async () => {
+    const hash = (await get<{ blocks: { hash: string }[] }>("/api/poolnode/sync/info")).blocks[0]
+      ?.hash as string;
+    // a locked wallet refuses the first payout: undone at once with the daemon's reason
+    await cli(chain.node, "encryptwallet", WALLET_PASSPHRASE);
+    await cli(chain.node, "generatetoaddress", "100", chain.walletAddress);
+    await untilAsync(async () => (await get<Reward[]>("/api/poolnode/rewards")).length === 1);
 
-  // the truth: the coinbase value on the chain, split by the order the miners submitted in
-  const coinbase = (await cliJson<{ tx: { vout: { value: number }[] }[] }>(chain.node, "getblock", hash, "2"))
-    .tx[0];
-  const reward = BigInt(Math.round((coinbase?.vout[0]?.value ?? 0) * 1e8));
-  const truth = pplnsTruth(PLAN(), WINDOW_SHARES, reward, FEE_PPM);
-  const [rewarded] = await get<Reward[]>("/api/poolnode/rewards");
-  expect(rewarded?.hash).toBe(hash);
-  expect(BigInt(rewarded?.reward ?? 0)).toBe(reward);
-  expect(new Set(rewarded?.credits.map((c) => `${c.kind} ${c.address} ${c.amount}`))).toEqual(
-    new Set([
-      `pplns ${a} ${truth.credits.get(a)}`,
-      `pplns ${b} ${truth.credits.get(b)}`,
-      `fee ${poolAddress} ${truth.fee}`,
-    ]),
-  );
-  expect((await get<{ total: number }>("/api/poolnode/profit")).total).toBe(Number(truth.fee));
-
-  await untilAsync(async () => (await get<PayoutView[]>("/api/poolnode/payouts")).length > 0);
-  const [refused] = await get<PayoutView[]>("/api/poolnode/payouts");
-  expect(refused).toEqual(expect.objectContaining({ state: "failed", txid: null }));
-  expect(refused?.error).toContain("walletpassphrase");
-  for (const address of [a, b])
-    expect((await get<AddressView>(`/api/poolnode/address/info?address=${address}`)).paid).toBe(0);
-
-  // unlocked, the next cycle (every second here) pays both in one transaction
-  await cli(chain.node, "walletpassphrase", WALLET_PASSPHRASE, "600");
-  await untilAsync(async () => (await get<PayoutView[]>("/api/poolnode/payouts"))[0]?.state === "sent");
-  const [payout] = await get<PayoutView[]>("/api/poolnode/payouts");
-  const txid = payout?.txid as string;
-  expect(payout?.items).toEqual(
-    [
-      { address: a, amount: Number(truth.credits.get(a)) },
-      { address: b, amount: Number(truth.credits.get(b)) },
-    ].sort((x, y) => x.address.localeCompare(y.address)),
-  );
-  for (const address of [a, b]) {
-    const view = await get<AddressView>(`/api/poolnode/address/info?address=${address}`);
-    expect(view).toEqual(expect.objectContaining({ balance: 0, paid: Number(truth.credits.get(address)) }));
-  }
-
-  // the peer's wallet sees it arrive, and once mined, each address holds exactly its credit
-  await untilAsync(() =>
-    cli(chain.peer, "gettransaction", txid).then(
-      () => true,
-      () => false,
-    ),
-  );
-  await cli(chain.node, "generatetoaddress", "1", chain.walletAddress);
-  const height = await cli(chain.node, "getblockcount");
-  await untilAsync(async () => (await cli(chain.peer, "getblockcount")) === height);
-  for (const address of [a, b]) {
-    const received = Math.round(Number(await cli(chain.peer, "getreceivedbyaddress", address, "1")) * 1e8);
-    expect(BigInt(received)).toBe(truth.credits.get(address) as bigint);
-    const unspent = await cliJson<{ txid: string; amount: number }[]>(
-      chain.peer,
-      "listunspent",
-      "1",
-      "9999999",
-      JSON.stringify([address]),
+    // the truth: the coinbase value on the chain, split by the order the miners submitted in
+    const coinbase = (
+      await cliJson<{ tx: { vout: { value: number }[] }[] }>(chain.node, "getblock", hash, "2")
+    ).tx[0];
+    const reward = BigInt(Math.round((coinbase?.vout[0]?.value ?? 0) * 1e8));
+    const truth = pplnsTruth(PLAN(), WINDOW_SHARES, reward, FEE_PPM);
+    const [rewarded] = await get<Reward[]>("/api/poolnode/rewards");
+    expect(rewarded?.hash).toBe(hash);
+    expect(BigInt(rewarded?.reward ?? 0)).toBe(reward);
+    expect(new Set(rewarded?.credits.map((c) => `${c.kind} ${c.address} ${c.amount}`))).toEqual(
+      new Set([
+        `pplns ${a} ${truth.credits.get(a)}`,
+        `pplns ${b} ${truth.credits.get(b)}`,
+        `fee ${poolAddress} ${truth.fee}`,
+      ]),
     );
-    expect(unspent.map((u) => [u.txid, Math.round(u.amount * 1e8)])).toEqual([
-      [txid, Number(truth.credits.get(address))],
-    ]);
-  }
-  // later cycles pay nobody again; the payout is confirmed
-  await untilAsync(async () => (await get<PayoutView[]>("/api/poolnode/payouts"))[0]?.state === "confirmed");
-  await Bun.sleep(2500);
-  expect(await get<PayoutView[]>("/api/poolnode/payouts")).toHaveLength(2);
-});
+    expect((await get<{ total: number }>("/api/poolnode/profit")).total).toBe(Number(truth.fee));
 
-test("a block the chain orphans credits nobody, also once it is 100 blocks behind", async () => {
-  const tip = await cli(chain.node, "getbestblockhash");
-  for (const m of miners.values()) await m.jobOn(tip);
-  await submitPlan(miners, [b, b, a], D);
-  type Sync = { blocks: { hash: string; status: string }[] };
-  await untilAsync(async () => (await get<Sync>("/api/poolnode/sync/info")).blocks[0]?.status === "immature");
-  const orphan = (await get<Sync>("/api/poolnode/sync/info")).blocks[0]?.hash as string;
-  await cli(chain.node, "invalidateblock", orphan);
-  // the chain goes on without it, past maturity
-  await cli(chain.node, "generatetoaddress", "101", chain.walletAddress);
-  await untilAsync(async () => (await get<Sync>("/api/poolnode/sync/info")).blocks[0]?.status === "orphaned");
-  expect((await cliJson<{ confirmations: number }>(chain.node, "getblock", orphan)).confirmations).toBe(-1);
-  await Bun.sleep(2500);
-  expect((await get<Reward[]>("/api/poolnode/rewards")).map((r) => r.hash)).not.toContain(orphan);
-  expect(await get<PayoutView[]>("/api/poolnode/payouts")).toHaveLength(2);
-  for (const address of [a, b])
-    expect((await get<AddressView>(`/api/poolnode/address/info?address=${address}`)).balance).toBe(0);
-});
+    await untilAsync(async () => (await get<PayoutView[]>("/api/poolnode/payouts")).length > 0);
+    const [refused] = await get<PayoutView[]>("/api/poolnode/payouts");
+    expect(refused).toEqual(expect.objectContaining({ state: "failed", txid: null }));
+    expect(refused?.error).toContain("walletpassphrase");
+    for (const address of [a, b])
+      expect((await get<AddressView>(`/api/poolnode/address/info?address=${address}`)).paid).toBe(0);
+
+    // unlocked, the next cycle (every second here) pays both in one transaction
+    await cli(chain.node, "walletpassphrase", WALLET_PASSPHRASE, "600");
+    await untilAsync(async () => (await get<PayoutView[]>("/api/poolnode/payouts"))[0]?.state === "sent");
+    const [payout] = await get<PayoutView[]>("/api/poolnode/payouts");
+    const txid = payout?.txid as string;
+    expect(payout?.items).toEqual(
+      [
+        { address: a, amount: Number(truth.credits.get(a)), withdrawal_id: null },
+        { address: b, amount: Number(truth.credits.get(b)), withdrawal_id: null },
+      ].sort((x, y) => x.address.localeCompare(y.address)),
+    );
+    for (const address of [a, b]) {
+      const view = await get<AddressView>(`/api/poolnode/address/info?address=${address}`);
+      expect(view).toEqual(expect.objectContaining({ balance: 0, paid: Number(truth.credits.get(address)) }));
+    }
+
+    // the peer's wallet sees it arrive, and once mined, each address holds exactly its credit
+    await untilAsync(() =>
+      cli(chain.peer, "gettransaction", txid).then(
+        () => true,
+        () => false,
+      ),
+    );
+    await cli(chain.node, "generatetoaddress", "1", chain.walletAddress);
+    const height = await cli(chain.node, "getblockcount");
+    await untilAsync(async () => (await cli(chain.peer, "getblockcount")) === height);
+    for (const address of [a, b]) {
+      const received = Math.round(Number(await cli(chain.peer, "getreceivedbyaddress", address, "1")) * 1e8);
+      expect(BigInt(received)).toBe(truth.credits.get(address) as bigint);
+      const unspent = await cliJson<{ txid: string; amount: number }[]>(
+        chain.peer,
+        "listunspent",
+        "1",
+        "9999999",
+        JSON.stringify([address]),
+      );
+      expect(unspent.map((u) => [u.txid, Math.round(u.amount * 1e8)])).toEqual([
+        [txid, Number(truth.credits.get(address))],
+      ]);
+    }
+    // later cycles pay nobody again; the payout is confirmed
+    await untilAsync(
+      async () => (await get<PayoutView[]>("/api/poolnode/payouts"))[0]?.state === "confirmed",
+    );
+    await Bun.sleep(2500);
+    expect(await get<PayoutView[]>("/api/poolnode/payouts")).toHaveLength(2);
+  },
+  CHAIN_TEST_MS,
+);
+
+test(
+  "a block the chain orphans credits nobody, also once it is 100 blocks behind",
+  async () => {
+    const tip = await cli(chain.node, "getbestblockhash");
+    for (const m of miners.values()) await m.jobOn(tip);
+    await submitPlan(miners, [b, b, a], D);
+    type Sync = { blocks: { hash: string; status: string }[] };
+    await untilAsync(
+      async () => (await get<Sync>("/api/poolnode/sync/info")).blocks[0]?.status === "immature",
+    );
+    const orphan = (await get<Sync>("/api/poolnode/sync/info")).blocks[0]?.hash as string;
+    await cli(chain.node, "invalidateblock", orphan);
+    // the chain goes on without it, past maturity
+    await cli(chain.node, "generatetoaddress", "101", chain.walletAddress);
+    await untilAsync(
+      async () => (await get<Sync>("/api/poolnode/sync/info")).blocks[0]?.status === "orphaned",
+    );
+    expect((await cliJson<{ confirmations: number }>(chain.node, "getblock", orphan)).confirmations).toBe(-1);
+    await Bun.sleep(2500);
+    expect((await get<Reward[]>("/api/poolnode/rewards")).map((r) => r.hash)).not.toContain(orphan);
+    expect(await get<PayoutView[]>("/api/poolnode/payouts")).toHaveLength(2);
+    for (const address of [a, b])
+      expect((await get<AddressView>(`/api/poolnode/address/info?address=${address}`)).balance).toBe(0);
+  },
+  CHAIN_TEST_MS,
+);
 
 test("the ledger's calls: zod on their queries, status 4 once the node is not activated", async () => {
   expect((await t.client.get("/api/poolnode/address/info")).status).toBe(400);

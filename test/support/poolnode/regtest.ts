@@ -72,6 +72,13 @@ async function answers(node: RegtestNode): Promise<boolean> {
   );
 }
 
+/**
+ * A test that waits on the chain — 100 blocks to mature a coinbase, a payout relayed to the peer node
+ * (litecoind delays announcing a transaction to a peer by a random few seconds) — takes longer than
+ * bun's 5-second default.
+ */
+export const CHAIN_TEST_MS = 60_000;
+
 /** The pool's node also accepts this user/password (as -rpcauth, beside its cookie). */
 export const RPC_USER = "pithead";
 export const RPC_PASSWORD = randomBytes(12).toString("hex");
