@@ -27,6 +27,10 @@ POST /api/web/port/restart
 POST /api/update/upload
 POST /api/poolnode/project/apply
 POST /api/poolnode/project/config
+POST /api/poolnode/subaccount/config
+POST /api/poolnode/subaccount/rebate
+POST /api/poolnode/withdrawal/submit
+POST /api/poolnode/withdrawal/approve
 `
   .trim()
   .split("\n")
