@@ -8,6 +8,7 @@ import {
   formatHashrate,
   formatPercent,
   formatPoints,
+  parseCoins,
 } from "../../../ui/src/lib/format.ts";
 import { derivedKey } from "../../../ui/src/lib/md5-key.ts";
 import type { PortItem } from "../../../ui/src/lib/port-types.ts";
@@ -53,6 +54,18 @@ test("pool-node amounts: base units as coins with all eight decimals, exact up t
   expect(formatCoins(2 ** 53 - 1, "LTC")).toBe("90071992.54740991 LTC");
   // where dividing by 10^8 in doubles is off by one unit
   expect(formatCoins(7_625_757_073_586_630, "LTC")).toBe("76257570.73586630 LTC");
+});
+
+test("pool-node amounts typed in coins: exact base units, where multiplying in doubles is a unit short", () => {
+  expect(Math.floor(0.29 * 1e8)).toBe(28_999_999);
+  expect(parseCoins("0.29")).toBe(29_000_000);
+  expect(parseCoins(" 1.5 ")).toBe(150_000_000);
+  expect(parseCoins("0,001")).toBe(100_000);
+  expect(parseCoins("12")).toBe(1_200_000_000);
+  expect(parseCoins("0.00000001")).toBe(1);
+  expect(parseCoins("90071992.54740991")).toBe(2 ** 53 - 1);
+  for (const bad of ["", "1.123456789", "-1", "1e3", "abc", "1.2.3", "90071992.54740992", "123456789"])
+    expect(parseCoins(bad)).toBeNull();
 });
 
 describe("coins (spec §2)", () => {

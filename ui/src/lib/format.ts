@@ -80,3 +80,15 @@ export function formatCoins(units: number, coin: string): string {
   const fraction = String(units - whole * 1e8).padStart(8, "0");
   return `${whole}.${fraction} ${coin}`;
 }
+
+/**
+ * Coins typed by the operator ("1.5", "0.001") as base units, exactly: the digits are read as an
+ * integer, never multiplied in doubles (0.29 × 10^8 is 28999999.999999996). null for anything that is
+ * not a plain amount with at most eight decimals, or past 2^53 − 1 units (where doubles stop being exact).
+ */
+export function parseCoins(text: string): number | null {
+  const m = /^(\d{1,8})(?:[.,](\d{0,8}))?$/.exec(text.trim());
+  if (m === null) return null;
+  const units = Number(m[1]) * 1e8 + Number((m[2] ?? "").padEnd(8, "0"));
+  return units <= Number.MAX_SAFE_INTEGER ? units : null;
+}
