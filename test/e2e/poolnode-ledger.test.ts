@@ -11,7 +11,8 @@ import type { Browser, Page } from "playwright-core";
 import { HandMiner } from "../support/poolnode/hand-miner.ts";
 import { pplnsTruth, submitPlan } from "../support/poolnode/pplns-plan.ts";
 import { cli, cliJson, RegtestPair } from "../support/poolnode/regtest.ts";
-import { expectToast, freePort, launch, login, type Server, shot, startServer } from "./harness.ts";
+import { launch, login, type Server, shot, startServer } from "./harness.ts";
+import { activateFromPage, coins } from "./poolnode-page.ts";
 
 const D = 2 ** -16;
 let chain: RegtestPair;
@@ -35,33 +36,16 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-/** Base units as the operator reads them, worked out here with integers. */
-const coins = (units: bigint) =>
-  `${units / 100_000_000n}.${(units % 100_000_000n).toString().padStart(8, "0")} LTC`;
-
 test("credits, the payout and its transaction, balances and the fee income on the pool-node page", async () => {
   await login(page, server.url, "admin", server.password());
   await page.goto(`${server.url}/system/regpool`);
   const form = page.getByTestId("poolnode-project");
-  const stratumPort = freePort();
-  const poolAddress = await cli(chain.node, "getnewaddress");
-  const fields: Record<string, string> = {
-    rpc_url: chain.rpcUrl,
-    rpc_cookie_file: chain.cookieFile,
-    pool_address: poolAddress,
+  const { stratumPort, poolAddress } = await activateFromPage(page, chain, D, {
     fee: "2",
     pplns_window: "1000",
-    difficulty: String(D),
-    vardiff_seconds: "0",
     payout_threshold: "0.001",
     payout_interval_seconds: "1",
-    stratum_port: String(stratumPort),
-  };
-  for (const [name, value] of Object.entries(fields)) await form.locator(`input[name="${name}"]`).fill(value);
-  await form.getByRole("button", { name: "Save" }).click();
-  await expectToast(page, "Pool-node project saved");
-  await form.getByRole("button", { name: "Activate" }).click();
-  await page.getByTestId("regpool-state").getByText("The pool node is running").waitFor();
+  });
   await page.getByTestId("poolnode-rewards").getByText("No block credited yet").waitFor();
 
   const a = await cli(chain.peer, "getnewaddress");

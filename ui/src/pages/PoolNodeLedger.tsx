@@ -6,6 +6,8 @@ import { useFetch } from "../lib/useFetch.ts";
 import { PoolNodeAddress } from "./PoolNodeAddress.tsx";
 import { type Payout, PoolNodePayouts } from "./PoolNodePayouts.tsx";
 import { PoolNodeRewards, type Reward } from "./PoolNodeRewards.tsx";
+import { PoolNodeSubaccounts, type Subaccount } from "./PoolNodeSubaccounts.tsx";
+import { PoolNodeWithdrawals, type Withdrawal } from "./PoolNodeWithdrawals.tsx";
 
 const REFRESH_MS = 10_000;
 
@@ -14,10 +16,29 @@ const list = <T,>(path: string) =>
     r.status === 0 ? (r.data ?? []) : [],
   );
 
-/** The node's ledger (docs/pool-node.md): the fee income, an address's balance, rewards and payouts. */
+/**
+ * The node's ledger (docs/pool-node.md): the fee income, an address's balance, rewards and payouts, the
+ * sub-accounts and their withdrawals; a change to the last two reloads them and the payouts at once.
+ */
 export function PoolNodeLedger({ coin }: { coin: string }) {
   const [rewards] = useFetch(() => list<Reward>("/api/poolnode/rewards"), [], REFRESH_MS);
-  const [payouts] = useFetch(() => list<Payout>("/api/poolnode/payouts"), [], REFRESH_MS);
+  const [payouts, reloadPayouts] = useFetch(() => list<Payout>("/api/poolnode/payouts"), [], REFRESH_MS);
+  const [subaccounts, reloadSubaccounts] = useFetch(
+    () => list<Subaccount>("/api/poolnode/subaccount/configs"),
+    [],
+    REFRESH_MS,
+  );
+  const [withdrawals, reloadWithdrawals] = useFetch(
+    () => list<Withdrawal>("/api/poolnode/withdrawal/logs"),
+    [],
+    REFRESH_MS,
+  );
+  const changed = () => {
+    reloadSubaccounts();
+    reloadWithdrawals();
+    reloadPayouts();
+  };
+  const names = new Map((subaccounts ?? []).map((s) => [s.id, s.name]));
   const [profit] = useFetch(
     () => get<{ status: number; data?: { total: number } }>("/api/poolnode/profit", { quiet: true }),
     [],
@@ -29,8 +50,10 @@ export function PoolNodeLedger({ coin }: { coin: string }) {
         <p class="text-sm">{t("poolnode.profit", { amount: formatCoins(profit?.data?.total ?? 0, coin) })}</p>
       </section>
       <PoolNodeAddress coin={coin} />
-      <PoolNodeRewards rewards={rewards ?? []} coin={coin} />
+      <PoolNodeRewards rewards={rewards ?? []} coin={coin} subaccounts={names} />
       <PoolNodePayouts payouts={payouts ?? []} coin={coin} />
+      <PoolNodeSubaccounts subaccounts={subaccounts ?? []} coin={coin} onChange={changed} />
+      <PoolNodeWithdrawals withdrawals={withdrawals ?? []} coin={coin} onChange={changed} />
     </>
   );
 }

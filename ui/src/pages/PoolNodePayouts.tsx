@@ -10,7 +10,8 @@ export interface Payout {
   txid: string | null;
   total: number;
   error: string;
-  items: { address: string; amount: number }[];
+  /** a line with a withdrawal_id pays a sub-account's withdrawal, not the address's balance */
+  items: { address: string; amount: number; withdrawal_id: number | null }[];
 }
 
 /** Each state's words, written out so that every key is a literal the catalogs test can find. */
@@ -59,8 +60,14 @@ export function PoolNodePayouts({ payouts, coin }: { payouts: Payout[]; coin: st
                 <td class={TD}>
                   <ul>
                     {p.items.map((i) => (
-                      <li key={i.address} data-address={i.address}>
+                      <li key={`${i.address}:${i.withdrawal_id}`} data-address={i.address}>
                         <span class="font-mono">{i.address}</span> {formatCoins(i.amount, coin)}
+                        {i.withdrawal_id !== null && (
+                          <span class="text-mute">
+                            {" "}
+                            ({t("poolnode.payout_withdrawal", { id: i.withdrawal_id })})
+                          </span>
+                        )}
                       </li>
                     ))}
                   </ul>

@@ -8,11 +8,27 @@ export interface Reward {
   height: number;
   reward: number;
   credited_at: number;
-  credits: { address: string; amount: number; kind: "pplns" | "fee" }[];
+  credits: {
+    address: string;
+    amount: number;
+    kind: "pplns" | "fee" | "rebate";
+    subaccount_id: number | null;
+  }[];
 }
 
-/** The blocks credited by PPLNS, newest first, each with its credit lines and the pool's fee line. */
-export function PoolNodeRewards({ rewards, coin }: { rewards: Reward[]; coin: string }) {
+/**
+ * The blocks credited by PPLNS, newest first, each with its credit lines, the sub-accounts' rebates
+ * (named from `subaccounts`) and the pool's fee line.
+ */
+export function PoolNodeRewards({
+  rewards,
+  coin,
+  subaccounts,
+}: {
+  rewards: Reward[];
+  coin: string;
+  subaccounts: ReadonlyMap<number, string>;
+}) {
   return (
     <section class={CARD} data-testid="poolnode-rewards">
       <h2 class="mb-2 font-semibold">{t("poolnode.rewards")}</h2>
@@ -40,13 +56,24 @@ export function PoolNodeRewards({ rewards, coin }: { rewards: Reward[]; coin: st
                 <td class={TD}>{formatTime(r.credited_at)}</td>
                 <td class={TD}>
                   <ul>
-                    {r.credits.map((c) => (
-                      <li key={`${c.kind}:${c.address}`} data-address={c.address}>
-                        <span class="font-mono">{c.address}</span>{" "}
-                        {c.kind === "fee" && <span class="text-mute">({t("poolnode.fee_line")}) </span>}
-                        {formatCoins(c.amount, coin)}
-                      </li>
-                    ))}
+                    {r.credits.map((c) =>
+                      c.kind === "rebate" ? (
+                        <li key={`rebate:${c.subaccount_id}`} data-subaccount={c.subaccount_id}>
+                          <span class="text-mute">
+                            (
+                            {t("poolnode.rebate_line", { name: subaccounts.get(c.subaccount_id ?? 0) ?? "" })}
+                            ){" "}
+                          </span>
+                          {formatCoins(c.amount, coin)}
+                        </li>
+                      ) : (
+                        <li key={`${c.kind}:${c.address}`} data-address={c.address}>
+                          <span class="font-mono">{c.address}</span>{" "}
+                          {c.kind === "fee" && <span class="text-mute">({t("poolnode.fee_line")}) </span>}
+                          {formatCoins(c.amount, coin)}
+                        </li>
+                      ),
+                    )}
                   </ul>
                 </td>
               </tr>
