@@ -8,12 +8,14 @@ export const FEE_AUDIT_WORKER = "stats/fee-audit-worker.ts";
 export const IMPORT_WORKER = "io/import-worker.ts";
 export const CAPTCHA_WORKER = "auth/captcha-worker.ts";
 export const ENGINE_WORKER = "engine/engine-worker.ts";
+export const POOL_WINDOW_WORKER = "poolnode/accounting/window-worker.ts";
 
 export const WORKER_ENTRIES: readonly string[] = [
   FEE_AUDIT_WORKER,
   IMPORT_WORKER,
   CAPTCHA_WORKER,
   ENGINE_WORKER,
+  POOL_WINDOW_WORKER,
 ];
 
 /**

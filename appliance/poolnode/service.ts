@@ -249,7 +249,7 @@ export class PoolNodeService {
     this.payoutTimer = null;
     await this.payoutRun;
     await pool?.stop();
-    this.ledger?.stop();
+    await this.ledger?.stop();
     this.ledger = null;
   }
 

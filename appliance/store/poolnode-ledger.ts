@@ -92,6 +92,11 @@ export class PoolLedgerStore {
     );
   }
 
+  /** The database file, for a worker's own read-only connection; null in memory. */
+  get file(): string | null {
+    return this.db.filename === ":memory:" || this.db.filename === "" ? null : this.db.filename;
+  }
+
   tip(): LogTip {
     const r = this.db
       .query<{ id: number; cum_work: number }, []>(
@@ -219,11 +224,23 @@ export class PoolLedgerStore {
     })();
   }
 
+  /** The frozen window a block's credit sums, while the block is not credited yet. */
+  roundToCredit(hash: string): { last_share_id: number; window: number } | null {
+    return this.db
+      .query<{ last_share_id: number; window: number }, [string]>(
+        `SELECT r.last_share_id, r.window FROM poolnode_rounds r JOIN poolnode_blocks b ON b.hash = r.block_hash
+         WHERE r.block_hash = ? AND b.credited_at IS NULL`,
+      )
+      .get(hash);
+  }
+
   /**
    * Credits a matured block once: its frozen window's work split by PPLNS, the credits and the
-   * balances they raise in one transaction. Returns the credits (none if it was credited before).
+   * balances they raise in one transaction. `windowWork` is the window's work per address when it was
+   * summed elsewhere (a worker's connection: the window's shares do not change while the block is not
+   * credited); otherwise it is summed here. Returns the credits (none if it was credited before).
    */
-  creditBlock(hash: string, now: number): Credit[] {
+  creditBlock(hash: string, now: number, windowWork?: readonly WindowWork[]): Credit[] {
     return this.db.transaction(() => {
       const block = this.db
         .query<StoredBlock, [string]>("SELECT * FROM poolnode_blocks WHERE hash = ? AND credited_at IS NULL")
@@ -234,7 +251,7 @@ export class PoolLedgerStore {
         )
         .get(hash);
       if (block === null || round === null) return [];
-      const { work } = this.windowWork(round.last_share_id, round.window);
+      const work = windowWork ?? this.windowWork(round.last_share_id, round.window).work;
       const credits = splitReward(
         BigInt(block.reward),
         round.fee,

@@ -2,11 +2,16 @@
  * Where the running pool's accounting lands: accepted shares into the share log, found blocks with
  * their frozen PPLNS window, and the block tracker's verdicts — a block that matures is credited
  * once, an orphan the chain left behind credits nobody. All of it runs after a share's answer or in
- * the tracker's turn, never on the share's own path beyond the log's array push.
+ * the tracker's turn, never on the share's own path beyond the log's array push; the one sum over a
+ * window, a maturing block's, runs in a worker thread, so that only the credit's short write is left
+ * on the pool's thread.
  */
-import type { PoolLedgerStore } from "../../store/poolnode-ledger.ts";
+import type { PoolLedgerStore, WindowWork } from "../../store/poolnode-ledger.ts";
+import { POOL_WINDOW_WORKER, runInWorker } from "../../workers.ts";
 import { blockStatus, COINBASE_MATURITY, type FoundBlock } from "../pool/block-tracker.ts";
+import type { Credit } from "./pplns.ts";
 import { ShareLog, type ShareLogOptions } from "./share-log.ts";
+import type { WindowJob } from "./window-worker.ts";
 
 /** What the pool reports to its accounting (pool-node.ts calls these). */
 export interface PoolAccounting {
@@ -27,11 +32,15 @@ export interface LedgerRules {
 }
 
 const PRUNE_MS = 60_000;
+/** a window of millions of shares sums in seconds; past this the worker is stopped and retried later */
+const WINDOW_SUM_MS = 60_000;
 
 export class PoolLedger implements PoolAccounting {
   private readonly log: ShareLog;
   private readonly pruneMs: number;
   private pruner: ReturnType<typeof setInterval> | null = null;
+  /** credits under way, by block: a tip seen meanwhile does not start a second, and stop waits */
+  private readonly crediting = new Map<string, Promise<Credit[]>>();
 
   constructor(
     private readonly store: PoolLedgerStore,
@@ -45,16 +54,17 @@ export class PoolLedger implements PoolAccounting {
 
   start(): void {
     // a block that matured while its credit failed, or just before a crash, is credited now
-    for (const b of this.store.openBlocks())
-      if (b.status === "mature") this.store.creditBlock(b.hash, Date.now());
+    for (const b of this.store.openBlocks()) if (b.status === "mature") this.creditSoon(b.hash);
     this.log.start();
     this.pruner ??= setInterval(() => this.prune(), this.pruneMs);
   }
 
-  stop(): void {
+  /** Writes the buffered shares and waits for credits under way (their write must not outlive the store). */
+  async stop(): Promise<void> {
     if (this.pruner !== null) clearInterval(this.pruner);
     this.pruner = null;
     this.log.stop();
+    await Promise.allSettled(this.crediting.values());
   }
 
   share(worker: string, difficulty: number, height: number): number {
@@ -87,14 +97,47 @@ export class PoolLedger implements PoolAccounting {
     );
     for (const block of blocks) {
       const status = blockStatus(block);
-      if (status === "mature") {
-        const credits = this.store.creditBlock(block.hash, Date.now());
-        if (credits.length > 0) this.report(`block ${block.hash} matured: ${credits.length} credit lines`);
-      } else if (status === "orphaned" && tipHeight - block.height > COINBASE_MATURITY) {
+      if (status === "mature") this.creditSoon(block.hash);
+      else if (status === "orphaned" && tipHeight - block.height > COINBASE_MATURITY) {
         // so far behind the tip that no reorganisation will bring it back: it frees its shares
         this.store.closeOrphan(block.hash, Date.now());
       }
     }
+  }
+
+  /**
+   * Credits a matured block once: its window summed in a worker on its own connection (inline when
+   * the store is in memory, where no other connection sees it), then the credits written here in one
+   * transaction. Resolves with the credits, none when it was credited already or is under way.
+   */
+  credit(hash: string): Promise<Credit[]> {
+    if (this.crediting.has(hash)) return Promise.resolve([]);
+    const round = this.store.roundToCredit(hash);
+    if (round === null) return Promise.resolve([]);
+    const file = this.store.file;
+    const credited = (
+      file === null
+        ? Promise.resolve(undefined)
+        : runInWorker<WindowJob, WindowWork[]>(
+            POOL_WINDOW_WORKER,
+            { dbFile: file, lastShareId: round.last_share_id, window: round.window },
+            WINDOW_SUM_MS,
+          )
+    )
+      .then((work) => this.store.creditBlock(hash, Date.now(), work))
+      .finally(() => this.crediting.delete(hash));
+    this.crediting.set(hash, credited);
+    return credited;
+  }
+
+  private creditSoon(hash: string): void {
+    this.credit(hash).then(
+      (credits) => {
+        if (credits.length > 0) this.report(`block ${hash} matured: ${credits.length} credit lines`);
+      },
+      // the next tip, or the next start, tries again
+      (e: unknown) => this.report(`block ${hash} matured, its credit failed: ${message(e)}`),
+    );
   }
 
   openBlocks(): FoundBlock[] {
