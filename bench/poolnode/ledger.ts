@@ -3,10 +3,14 @@
  * share path pays per accepted share (ShareLog.append), what a flush of one batch costs on the pool's
  * thread, and the per-block work — recording a found block's round, crediting it when it matures (the
  * one sum over a window), pruning — with a window of WINDOW_SHARES shares from ADDRESSES addresses.
+ * The credit is measured twice, as the stall it puts on the pool's event loop (the longest gap a 1 ms
+ * timer sees, which is how long a share's answer would wait): summed on this thread, and as the pool
+ * node does it, summed in a worker with its own connection and only written here.
  *
  *   node_modules/.bin/bun bench/poolnode/ledger.ts [shares]
  */
 import { rmSync } from "node:fs";
+import { PoolLedger } from "../../appliance/poolnode/accounting/ledger.ts";
 import { ShareLog } from "../../appliance/poolnode/accounting/share-log.ts";
 import { databaseBytes, openDatabase } from "../../appliance/store/db.ts";
 import { PoolLedgerStore } from "../../appliance/store/poolnode-ledger.ts";
@@ -43,24 +47,64 @@ for (let done = 0; done < SHARES; done += BATCH) {
 }
 const last = store.tip().id;
 const rules = { window: WINDOW_SHARES * DIFFICULTY, fee: 0.01, poolAddress: "ltc1qpool" };
+/**
+ * three blocks found at the same share: one credited on this thread, one as the pool node does it,
+ * and one given its window's sum to time the write alone
+ */
+const [inline, inWorker, writeOnly] = ["ab".repeat(32), "cd".repeat(32), "ef".repeat(32)];
+const found = (hash: string) =>
+  store.recordBlock(
+    {
+      hash,
+      height: 3_000_000,
+      found_at: 1,
+      address: "a",
+      worker: "a",
+      reward: 625_000_000,
+      verdict: null,
+      last_share_id: last,
+    },
+    rules,
+  );
 let t = performance.now();
-store.recordBlock(
-  {
-    hash: "ab".repeat(32),
-    height: 3_000_000,
-    found_at: 1,
-    address: "a",
-    worker: "a",
-    reward: 625_000_000,
-    verdict: null,
-    last_share_id: last,
-  },
-  rules,
-);
+found(inline);
 const recordMs = ms(t);
-t = performance.now();
-const credits = store.creditBlock("ab".repeat(32), Date.now());
-const creditMs = ms(t);
+found(inWorker);
+found(writeOnly);
+
+/** The longest the event loop went without running a 1 ms timer while `work` ran, and its time. */
+async function stall<T>(work: () => Promise<T> | T): Promise<{ value: T; ms: number; stall_ms: number }> {
+  let last = performance.now();
+  let longest = 0;
+  const probe = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  await Bun.sleep(20);
+  longest = 0;
+  last = performance.now();
+  const t0 = performance.now();
+  const value = await work();
+  const took = ms(t0);
+  await Bun.sleep(5);
+  clearInterval(probe);
+  return { value, ms: took, stall_ms: Math.round(longest * 100) / 100 };
+}
+
+const onThread = await stall(() => store.creditBlock(inline, Date.now()));
+const ledger = new PoolLedger(
+  store,
+  () => rules,
+  () => {},
+);
+const viaWorker = await stall(() => ledger.credit(inWorker));
+const summed = store.windowWork(last, rules.window).work;
+const written = await stall(() => store.creditBlock(writeOnly, Date.now(), summed));
+const credits = onThread.value;
+const lines = (cs: typeof credits) => cs.map((c) => `${c.kind} ${c.address} ${c.amount} ${c.work}`).join();
+if (lines(viaWorker.value) !== lines(credits))
+  throw new Error("the worker's credit differs from the one summed on this thread");
 t = performance.now();
 const pruned = store.prune(rules.window);
 const pruneMs = ms(t);
@@ -73,7 +117,11 @@ const figures = {
   flush_ms_p99: pct(flushes, 0.99),
   flush_ms_max: Math.max(...flushes),
   record_block_ms: recordMs,
-  credit_block_ms: creditMs,
+  credit_block_ms: onThread.ms,
+  credit_stall_ms_on_thread: onThread.stall_ms,
+  credit_block_ms_via_worker: viaWorker.ms,
+  credit_stall_ms_via_worker: viaWorker.stall_ms,
+  credit_write_ms: written.ms,
   credit_lines: credits.length,
   prune_ms: pruneMs,
   pruned_shares: pruned,
