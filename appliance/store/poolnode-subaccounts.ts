@@ -91,9 +91,9 @@ export class PoolSubaccountStore {
       .map((m) => m.address);
   }
 
-  /** Creates a sub-account (no id) or replaces one's name, members and rebate. */
+  /** Creates a sub-account (no id) or replaces one's name, members and rebate (kept when not given). */
   save(
-    s: { id?: number | undefined; name: string; addresses: readonly string[]; rebate: number },
+    s: { id?: number | undefined; name: string; addresses: readonly string[]; rebate?: number | undefined },
     now: number,
   ): Subaccount {
     return this.db.transaction(() => {
@@ -108,12 +108,14 @@ export class PoolSubaccountStore {
             .query(
               "INSERT INTO poolnode_subaccounts (name, rebate, created_at, updated_at) VALUES (?, ?, ?, ?)",
             )
-            .run(s.name, s.rebate, now, now).lastInsertRowid,
+            .run(s.name, s.rebate ?? 0, now, now).lastInsertRowid,
         );
       } else if (
         this.db
-          .query("UPDATE poolnode_subaccounts SET name = ?, rebate = ?, updated_at = ? WHERE id = ?")
-          .run(s.name, s.rebate, now, id).changes === 0
+          .query(
+            "UPDATE poolnode_subaccounts SET name = ?, rebate = COALESCE(?, rebate), updated_at = ? WHERE id = ?",
+          )
+          .run(s.name, s.rebate ?? null, now, id).changes === 0
       )
         throw new SubaccountError({ kind: "no_subaccount" });
       const elsewhere = this.db.query<{ subaccount_id: number }, [string]>(

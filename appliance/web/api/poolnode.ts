@@ -129,7 +129,8 @@ const subaccountBody = z.object({
     .array(address.pipe(z.string(SUB)), SUB)
     .min(1, SUB)
     .max(1000, SUB),
-  rebate: ratio.default(0),
+  /** absent: 0 for a new sub-account, the stored one for an edit */
+  rebate: ratio.optional(),
 });
 const rebateBody = z.object({ id: id(SUB), rebate: ratio });
 const withdrawalBody = z.object({

@@ -124,8 +124,9 @@ test("an address belongs to one sub-account; names are unique; members and rebat
   expect(edited).toEqual(
     expect.objectContaining({ id: s.id, name: "farm 2", addresses: ["B", "C"], rebate: 0.2 }),
   );
-  // A is free again
-  subs.save({ name: "other", addresses: ["A"], rebate: 0 }, 4);
+  // A is free again; an edit without a rebate keeps it, a new one without starts at 0
+  expect(subs.save({ id: s.id, name: "farm 2", addresses: ["B", "C"] }, 4).rebate).toBe(0.2);
+  expect(subs.save({ name: "other", addresses: ["A"] }, 4).rebate).toBe(0);
   expect(subs.setRebate(s.id, 0.5, 5).rebate).toBe(0.5);
   expect(refusal(() => subs.setRebate(999, 0.5, 5))).toEqual({ kind: "no_subaccount" });
 });

@@ -3,7 +3,7 @@ import { post } from "../lib/api.ts";
 import { formatCoins } from "../lib/format.ts";
 import { t } from "../lib/i18n.ts";
 import { BTN_GHOST, BTN_PRIMARY, CARD, INPUT_BASE, TD, TH } from "../lib/ui.ts";
-import { SubaccountForm } from "./SubaccountForm.tsx";
+import { percent, SubaccountForm } from "./SubaccountForm.tsx";
 import { WithdrawalForm } from "./WithdrawalForm.tsx";
 
 /** A sub-account as GET /api/poolnode/subaccount/configs gives it (amounts in base units). */
@@ -16,9 +16,6 @@ export interface Subaccount {
   held: number;
   paid: number;
 }
-
-/** A rebate ratio as the operator reads and types it: percent, to the ten-thousandth (the millionth). */
-const percent = (ratio: number) => String(Math.round(ratio * 1e6) / 1e4);
 
 /**
  * The sub-accounts: their member addresses, rebate (set in place), what each may withdraw, holds and

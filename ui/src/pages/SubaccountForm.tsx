@@ -5,6 +5,12 @@ import { t } from "../lib/i18n.ts";
 import { BTN_GHOST, BTN_PRIMARY, INPUT } from "../lib/ui.ts";
 import type { Subaccount } from "./PoolNodeSubaccounts.tsx";
 
+/**
+ * A rebate ratio as the operator reads and types it: percent to the ten-thousandth (the ratio's
+ * millionth), rounded so that 0.07 shows as 7, not 7.000000000000001.
+ */
+export const percent = (ratio: number) => String(Math.round(ratio * 1e6) / 1e4);
+
 /** A new sub-account (null) or an edit: its name, member addresses (one a line) and, new, its rebate. */
 export function SubaccountForm({
   subaccount,
@@ -17,7 +23,7 @@ export function SubaccountForm({
 }) {
   const [name, setName] = useState(subaccount?.name ?? "");
   const [addresses, setAddresses] = useState(subaccount?.addresses.join("\n") ?? "");
-  const [rebate, setRebate] = useState(subaccount === null ? "0" : String(subaccount.rebate * 100));
+  const [rebate, setRebate] = useState(subaccount === null ? "0" : percent(subaccount.rebate));
   const save = async () => {
     const body = {
       ...(subaccount === null ? {} : { id: subaccount.id }),
