@@ -23,7 +23,7 @@ import { until, untilAsync } from "../../support/stratum/port-fixture.ts";
 
 const D = 2 ** -16;
 const FEE_PPM = 20_000n;
-const stratumPort = freePort();
+let stratumPort = 0;
 const dataDir = tempDir("pithead-crash-");
 let chain: RegtestPair;
 let relay: RpcRelay;
@@ -91,6 +91,9 @@ const PLAN = () => [a, b, a];
 test(
   "killed between the debit and sendmany, then between sendmany and the txid: paid exactly once",
   async () => {
+    // taken now rather than when the file loads, so that other processes' ephemeral ports (the
+    // daemons', the appliance's) have had less time to land on it
+    stratumPort = freePort();
     expect(
       (
         await client.post("/api/poolnode/project/apply", {
