@@ -120,6 +120,8 @@ export class TestMiner {
   private readonly pending = new Map<number, number>();
   private nextId = 10;
   private stopped = false;
+  /** the wait of a miner throttled by `hashesPerSecond`, cleared at stop so it holds no process open */
+  private throttle: ReturnType<typeof setTimeout> | null = null;
   private draining = false;
   private resolveDone: (r: MinerReport) => void = () => {};
   readonly done: Promise<MinerReport>;
@@ -159,6 +161,7 @@ export class TestMiner {
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
+    if (this.throttle !== null) clearTimeout(this.throttle);
     this.socket?.end();
     this.resolveDone(this.report);
   }
@@ -367,7 +370,11 @@ export class TestMiner {
     if (w === null) return;
     const batch = this.allowance();
     if (batch < 0) {
-      setTimeout(() => this.mine(), -batch);
+      if (this.throttle !== null) clearTimeout(this.throttle);
+      this.throttle = setTimeout(() => {
+        this.throttle = null;
+        this.mine();
+      }, -batch);
       return;
     }
     this.hashed += batch;
