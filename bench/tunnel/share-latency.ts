@@ -91,7 +91,7 @@ for (const [name, protocol] of [
     cleanup,
     KEY,
     [],
-    { protocol },
+    { protocol, limit_connections: FARM + 1 },
     FARM > 0 ? { poolJobIntervalMs: 0, timing: { jobTimeoutMs: DEFAULT_TIMING.jobTimeoutMs } } : {},
   );
   const port =

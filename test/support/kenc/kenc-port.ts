@@ -18,7 +18,7 @@ export async function startKencPort(
   cleanup: Array<() => Promise<void> | void>,
   key: string,
   wallets: Port["wallets"] = [],
-  over: Partial<Pick<Port, "protocol" | "mode" | "proxy_addr" | "proxy_device">> & {
+  over: Partial<Pick<Port, "protocol" | "mode" | "proxy_addr" | "proxy_device" | "limit_connections">> & {
     setting?: Partial<Port["setting"]>;
   } = {
     protocol: ListenProtocol.SSL,
