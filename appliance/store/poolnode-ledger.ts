@@ -302,9 +302,10 @@ export class PoolLedgerStore {
 
   /**
    * Drops the shares no window still needs: those below the oldest window of a block not yet credited
-   * and below the window the next block would take. Returns how many went.
+   * and below the window the next block would take, at most `limit` of them (the oldest; share ids
+   * are consecutive). Returns how many went.
    */
-  prune(window: number): number {
+  prune(window: number, limit = Number.POSITIVE_INFINITY): number {
     const tip = this.tip();
     if (tip.id === 0) return 0;
     const current = this.windowStart(tip.id, window)?.first ?? tip.id;
@@ -315,7 +316,14 @@ export class PoolLedgerStore {
            WHERE b.credited_at IS NULL`,
         )
         .get()?.id ?? current;
-    return this.db.query("DELETE FROM poolnode_shares WHERE id < ?").run(Math.min(current, open)).changes;
+    let cut = Math.min(current, open);
+    if (Number.isFinite(limit)) {
+      const first =
+        this.db.query<{ id: number | null }, []>("SELECT MIN(id) AS id FROM poolnode_shares").get()?.id ??
+        cut;
+      cut = Math.min(cut, first + limit);
+    }
+    return this.db.query("DELETE FROM poolnode_shares WHERE id < ?").run(cut).changes;
   }
 
   // ── payouts ──

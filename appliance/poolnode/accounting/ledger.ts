@@ -32,6 +32,11 @@ export interface LedgerRules {
 }
 
 const PRUNE_MS = 60_000;
+/**
+ * Shares deleted per turn of the event loop (about 3.5 ms here): the pool's shares are answered on
+ * this thread, and the first prune after a long gap (300,000 shares) held them 210 ms at once.
+ */
+export const PRUNE_SLICE = 5_000;
 /** a window of millions of shares sums in seconds; past this the worker is stopped and retried later */
 const WINDOW_SUM_MS = 60_000;
 
@@ -39,6 +44,7 @@ export class PoolLedger implements PoolAccounting {
   private readonly log: ShareLog;
   private readonly pruneMs: number;
   private pruner: ReturnType<typeof setInterval> | null = null;
+  private pruneNext: ReturnType<typeof setImmediate> | null = null;
   /** credits under way, by block: a tip seen meanwhile does not start a second, and stop waits */
   private readonly crediting = new Map<string, Promise<Credit[]>>();
 
@@ -63,6 +69,8 @@ export class PoolLedger implements PoolAccounting {
   async stop(): Promise<void> {
     if (this.pruner !== null) clearInterval(this.pruner);
     this.pruner = null;
+    if (this.pruneNext !== null) clearImmediate(this.pruneNext);
+    this.pruneNext = null;
     this.log.stop();
     await Promise.allSettled(this.crediting.values());
   }
@@ -151,9 +159,13 @@ export class PoolLedger implements PoolAccounting {
     }));
   }
 
+  /** Prunes the share log a slice at a time, the next slice at the next turn while there is more. */
   prune(): void {
+    this.pruneNext = null;
     try {
-      this.store.prune(this.rules().window);
+      const n = this.store.prune(this.rules().window, PRUNE_SLICE);
+      if (n >= PRUNE_SLICE && this.pruner !== null && this.pruneNext === null)
+        this.pruneNext = setImmediate(() => this.prune());
     } catch (e) {
       this.report(`share log pruning: ${message(e)}`);
     }

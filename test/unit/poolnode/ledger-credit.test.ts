@@ -69,3 +69,24 @@ test("the worker's sum credits what the inline sum does, once", async () => {
   ).toBe(8);
   await ledger.stop();
 });
+
+test("one prune goes on slice after slice, a turn of the event loop each, until nothing is left to drop", async () => {
+  const log = new ShareLog(store);
+  let last = 0;
+  for (let i = 0; i < 12_345; i++) last = log.append(`m${i % 3}.rig`, 1, 100, 1000);
+  log.flush();
+  const kept = () => store.windowWork(last, 1e9).work.reduce((n, w) => n + w.shares, 0);
+  // the minute's timer does not come in this test: the one prune called must carry on by itself
+  const rules = () => ({ window: 100, fee: 0, poolAddress: "pool" });
+  const ledger = new PoolLedger(store, rules, () => {}, { pruneMs: 600_000 });
+  ledger.start();
+  try {
+    ledger.prune();
+    // a slice at once, the other two at the following turns of the loop
+    expect(kept()).toBe(12_345 - 5_000);
+    while (kept() > 100) await Bun.sleep(5);
+    expect(kept()).toBe(100);
+  } finally {
+    await ledger.stop();
+  }
+});

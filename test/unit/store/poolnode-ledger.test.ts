@@ -139,6 +139,21 @@ test("pruning keeps the shares of a window not yet credited and of the next bloc
   expect(store.workSinceLastBlock()).toBe(5 * D);
 });
 
+test("pruning in slices deletes the oldest shares first, at most a slice a call, and stops where a whole prune stops", () => {
+  const log = new ShareLog(store);
+  const ids = logShares(log, ["A", "A", "A", "A", "A", "A", "A", "B", "B", "B"]);
+  // no block yet: only the window the next block would take (the last three shares) is kept
+  expect(store.prune(3 * D, 3)).toBe(3);
+  expect(store.windowWork(ids[9] as number, 10 * D).work).toEqual([
+    { address: "A", work: 4 * D, shares: 4 },
+    { address: "B", work: 3 * D, shares: 3 },
+  ]);
+  expect(store.prune(3 * D, 3)).toBe(3);
+  expect(store.prune(3 * D, 3)).toBe(1);
+  expect(store.prune(3 * D, 3)).toBe(0);
+  expect(store.windowWork(ids[9] as number, 10 * D).work).toEqual([{ address: "B", work: 3 * D, shares: 3 }]);
+});
+
 test("a payout debits in the same transaction it is created in; undone, the balance is back; sent, it is paid", () => {
   const log = new ShareLog(store);
   const ids = logShares(log, ["A", "B", "B", "B"]);
