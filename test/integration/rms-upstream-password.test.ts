@@ -21,8 +21,9 @@ const RMS3 = 6;
 let server: TestAppliance;
 let farm: TestAppliance;
 let pool: TestPool;
-const serverPort = freePort();
-const farmPort = freePort();
+// each taken just before its port is made: taken when the file loaded, a port could become the
+// local end of one of the appliances' own connections first (409, occupied)
+let serverPort = 0;
 
 beforeAll(async () => {
   pool = await TestPool.start({ difficulty: 2e-8, extranonce2Size: 8 });
@@ -31,6 +32,7 @@ beforeAll(async () => {
   for (const t of [server, farm]) expect((await t.client.post("/api/kc/key", { k: KEY })).status).toBe(200);
   const rms = (await server.client.get<Record<string, unknown>>("/api/rms/config")).body;
   expect((await server.client.post("/api/rms/config", { ...rms, password: PASSWORD })).status).toBe(200);
+  serverPort = freePort();
   const tunnel = portBody({
     port: serverPort,
     name: "tunnel",
@@ -70,6 +72,7 @@ test("the upstream password is read back masked, kept when the mask comes back, 
 });
 
 test("a farm port without the server's RMS password is refused and says why; given it, it mines, also after a restart", async () => {
+  const farmPort = freePort();
   const body = portBody({
     port: farmPort,
     name: "chained",
