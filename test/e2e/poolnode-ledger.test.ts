@@ -89,11 +89,7 @@ test("credits, the payout and its transaction, balances and the fee income on th
       .waitFor();
   // the transaction the page names is the one the peer's wallet received, with each miner's credit
   const txid = (await payout.locator("td[title]").getAttribute("title")) as string;
-  const received = await cliJson<{ details: { address: string; amount: number; category: string }[] }>(
-    chain.peer,
-    "gettransaction",
-    txid,
-  );
+  const received = await chain.peerReceives(txid);
   expect(
     received.details
       .filter((d) => d.category === "receive")

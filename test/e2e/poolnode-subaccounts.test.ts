@@ -122,17 +122,7 @@ test(
       .locator(`li[data-address="${destination}"]`)
       .getByText(`${coins(first)} (withdrawal ${wanted?.id})`)
       .waitFor();
-    await untilAsync(() =>
-      cli(chain.peer, "gettransaction", txid).then(
-        () => true,
-        () => false,
-      ),
-    );
-    const received = await cliJson<{ details: { address: string; amount: number; category: string }[] }>(
-      chain.peer,
-      "gettransaction",
-      txid,
-    );
+    const received = await chain.peerReceives(txid);
     expect(
       received.details
         .filter((d) => d.category === "receive" && d.address === destination)

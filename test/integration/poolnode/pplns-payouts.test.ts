@@ -159,12 +159,7 @@ test(
     }
 
     // the peer's wallet sees it arrive, and once mined, each address holds exactly its credit
-    await untilAsync(() =>
-      cli(chain.peer, "gettransaction", txid).then(
-        () => true,
-        () => false,
-      ),
-    );
+    await chain.peerReceives(txid);
     await cli(chain.node, "generatetoaddress", "1", chain.walletAddress);
     const height = await cli(chain.node, "getblockcount");
     await untilAsync(async () => (await cli(chain.peer, "getblockcount")) === height);

@@ -280,12 +280,7 @@ test(
 
     // the peer's wallet: the payout's transaction, and exactly the amount at the destination
     const txid = paid.txid as string;
-    await untilAsync(() =>
-      cli(chain.peer, "gettransaction", txid).then(
-        () => true,
-        () => false,
-      ),
-    );
+    await chain.peerReceives(txid);
     await cli(chain.node, "generatetoaddress", "1", chain.walletAddress);
     const height = await cli(chain.node, "getblockcount");
     await untilAsync(async () => (await cli(chain.peer, "getblockcount")) === height);

@@ -89,6 +89,10 @@ function rpcAuth(user: string, password: string): string {
   return `${user}:${salt}$${createHmac("sha256", salt).update(password).digest("hex")}`;
 }
 
+export interface PeerTransaction {
+  details: { address: string; amount: number; category: string }[];
+}
+
 export class RegtestPair {
   private constructor(
     /** the pool's node: wallet, RPC */
@@ -123,6 +127,19 @@ export class RegtestPair {
       await Promise.all([stopNode(node), stopNode(peer)]);
       throw e;
     }
+  }
+
+  /**
+   * The transaction as the peer's wallet holds it, once litecoind has relayed it there (it delays
+   * announcing a transaction to a peer by a random few seconds, so a payout just sent is not there yet).
+   */
+  async peerReceives(txid: string): Promise<PeerTransaction> {
+    let tx: PeerTransaction | undefined;
+    await untilAsync(async () => {
+      tx = await cliJson<PeerTransaction>(this.peer, "gettransaction", txid).catch(() => undefined);
+      return tx !== undefined;
+    });
+    return tx as PeerTransaction;
   }
 
   async stop(): Promise<void> {
