@@ -23,7 +23,7 @@ let central: TestAppliance;
 let remote: TestAppliance;
 let pool: TestPool;
 let miner: TestMiner;
-const port = freePort();
+let port: number;
 
 async function register(c: TestAppliance, address: string, token: string, remark: string): Promise<number> {
   const res = await c.client.post<{ id: number }>("/api/remote/new", {
@@ -37,6 +37,7 @@ async function register(c: TestAppliance, address: string, token: string, remark
 }
 
 beforeAll(async () => {
+  port = freePort();
   [central, remote, pool] = await Promise.all([
     startTestAppliance(),
     // the remote evaluates its alert rules often, so that a device going offline fires soon
@@ -66,7 +67,9 @@ test("a remote's hashrate, online devices, ports and alert state are listed; a d
   for (let i = 0; i < 600; i++) {
     const rows = (await central.client.get<Listed[]>("/api/remote/list?refresh=1")).body;
     row = rows.find((r) => r.id === id);
-    if (row?.state === "online" && (row.stat?.hashrate?.[0]?.current ?? 0) > 0) break;
+    // the remote counts a share before its answer reaches the miner: wait for both
+    if (row?.state === "online" && (row.stat?.hashrate?.[0]?.current ?? 0) > 0 && miner.report.accepted > 0)
+      break;
     await Bun.sleep(100);
   }
   expect(miner.report.accepted).toBeGreaterThan(0);
