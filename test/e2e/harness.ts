@@ -98,7 +98,4 @@ export async function confirm(page: Page): Promise<void> {
   await dlg.waitFor({ state: "detached" });
 }
 
-/** A free-looking high port for a proxy listener, distinct per call. */
-// Below the kernel's ephemeral range (32768+), where outgoing sockets of the browser and the pool live.
-let nextPort = 20000 + Math.floor(Math.random() * 10000);
-export const freePort = () => nextPort++;
+export { freePort } from "../support/free-port.ts";

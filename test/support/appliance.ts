@@ -195,21 +195,4 @@ export function portBody(overrides: Record<string, unknown> = {}): Record<string
   };
 }
 
-const handedOut = new Set<number>();
-
-/**
- * A port number no listener on this machine holds right now, and not handed out before in this test
- * process: a closed proxy port holds no socket, so the OS may offer its number again, which the
- * appliance would rightly refuse as a duplicate.
- */
-export function freePort(): number {
-  for (;;) {
-    const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-    const p = s.port;
-    s.stop(true);
-    if (!handedOut.has(p)) {
-      handedOut.add(p);
-      return p;
-    }
-  }
-}
+export { freePort } from "./free-port.ts";
