@@ -9,13 +9,19 @@ import { Method } from "./methods.ts";
 import type { Upstream, UpstreamJob } from "./upstream.ts";
 
 /**
- * Jobs kept per dedicated lane for late shares (older ones answer "stale"). A miner returning from
- * a fee visit gets a re-issue of the main job, and shares for the job it left may still be on the
- * wire, so a few re-issues must fit besides the pool's current and previous job. Notify contents
- * are shared between sessions, so a kept job costs about a hundred bytes. Shared lanes keep more,
- * because every miner returning to one may hold its own re-issue.
+ * At most this many jobs per dedicated lane for late shares (older ones answer "stale"). A miner
+ * returning from a fee visit gets a re-issue of the main job, and shares for the job it left may
+ * still be on the wire, so a few re-issues must fit besides the pool's current and previous job.
+ * Shared lanes may keep more, because every miner returning to one may hold its own re-issue.
  */
 export const JOBS_PER_LANE = 6;
+/**
+ * Below the cap, a lane keeps only the jobs still mined or left within the grace, and its newest
+ * two: a job nobody has mined for longer can only get a share from a miner that ignored the jobs
+ * after it. With every session keeping six, a farm on a pool sending a job every 30 s held six
+ * jobs per miner within three minutes (about 1 KB each miner in Efficient mode).
+ */
+const JOBS_ALWAYS_KEPT = 2;
 /** How long a job stays preferred over eviction after its last miner moved to other work. */
 const LATE_SHARE_GRACE_MS = 2_000;
 export const jobsPerSharedLane = (miners: number): number => 16 + 2 * miners;
@@ -158,8 +164,24 @@ export class JobTable {
       this.perLane.set(origin.id, ids);
     }
     ids.push(id);
+    this.dropIdle(ids, keep);
     while (ids.length > cap) this.evictOne(ids, keep);
     return job;
+  }
+
+  /** Jobs nobody mines any more, beyond the newest two and `keep`. */
+  private dropIdle(ids: string[], keep: Job | null): void {
+    if (ids.length <= JOBS_ALWAYS_KEPT) return;
+    const now = Date.now();
+    let kept = 0;
+    const last = ids.length - JOBS_ALWAYS_KEPT;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as string;
+      const job = this.jobs.get(id);
+      if (i < last && job !== undefined && job !== keep && !job.busy(now)) this.jobs.delete(id);
+      else ids[kept++] = id;
+    }
+    ids.length = kept;
   }
 
   /** The oldest job nobody mines (else the oldest), never `keep` nor the newest. */
