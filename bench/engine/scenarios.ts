@@ -31,8 +31,17 @@ export interface MemoryResult {
   rssMiB: number;
 }
 
+/**
+ * The memory scenario's pool sends a job every 3 s, beyond the 2-s grace in which a job a miner
+ * left is kept for its late shares, and miners are measured after seven such jobs: what a lane
+ * holds in a farm's steady state (real pools: a job every 30-60 s). With a job a second every job
+ * would still be in its grace, which no real pool's pace gives.
+ */
+const MEMORY_JOB_INTERVAL_MS = 3_000;
+const MEMORY_JOBS_BEFORE_MEASURING = 7;
+
 export async function memoryPerMiner(mode: MemoryResult["mode"], miners: number): Promise<MemoryResult> {
-  const pool = await benchPool();
+  const pool = await benchPool(1, MEMORY_JOB_INTERVAL_MS);
   const bare = mode === "bare Bun socket server";
   const proxy = await ProxyProcess.start(
     bare ? null : portFor(pool, mode === "Pool" ? ProxyMode.POOL : ProxyMode.EFFICIENT),
@@ -52,7 +61,7 @@ export async function memoryPerMiner(mode: MemoryResult["mode"], miners: number)
     const before = await proxy.memory();
     await rest.connect();
     if (!bare) await mine(rest);
-    await Bun.sleep(500);
+    await Bun.sleep(bare ? 500 : MEMORY_JOBS_BEFORE_MEASURING * MEMORY_JOB_INTERVAL_MS);
     const after = await proxy.memory();
     return {
       mode,
