@@ -1,11 +1,12 @@
 /**
  * PoolSession: the socket side every family's upstream session shares. It connects (TLS when the
- * endpoint says), bounds the pool's lines, keeps a table of pending requests by id, arms one timer
+ * endpoint says), bounds the pool's lines, keeps a table of pending requests by id, arms one deadline
  * (connect/login, then "no job in time"), and retires: a replaced session stays open until its
  * pending shares are answered, at most a grace period. A family's upstream says what to send first,
  * how to read a line, and what a closed session means for its pending requests.
  */
 import type { Socket, SocketHandler } from "bun";
+import { deadlines } from "../deadlines.ts";
 import { FewMap } from "../few-map.ts";
 import { type Endpoint, endpointText } from "../transport/endpoint.ts";
 import { LineWriter, POOL_MAX_PENDING_BYTES } from "../transport/line-writer.ts";
@@ -21,8 +22,6 @@ export interface PendingRequest {
 
 /** Requests a pool may leave unanswered before the session is closed. */
 export const MAX_PENDING_REQUESTS = 4096;
-
-const expire = (u: PoolSession<PendingRequest>, reason: string): void => u.close(reason);
 
 const HANDLERS: SocketHandler<PoolSession<PendingRequest>> = {
   handshake: (s) => s.data.begin(s),
@@ -42,7 +41,9 @@ export abstract class PoolSession<P extends PendingRequest> {
   /** why the session retires, while it waits for its pending shares */
   protected retiring: string | null = null;
   private socket: Socket<PoolSession<P>> | null = null;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  deadlineIndex = -1;
+  deadlineAt = 0;
+  private deadlineReason = "";
 
   constructor(
     readonly endpoint: Endpoint,
@@ -123,15 +124,19 @@ export abstract class PoolSession<P extends PendingRequest> {
   close(reason: string): void {
     if (this.state === "closed") return;
     this.state = "closed";
-    if (this.timer) clearTimeout(this.timer);
+    deadlines.clear(this);
     this.writer?.close();
     this.ended(reason);
     this.pending.clear();
   }
 
   protected arm(ms: number, reason: string): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(expire, ms, this, reason);
+    this.deadlineReason = reason;
+    deadlines.set(this, ms);
+  }
+
+  onDeadline(): void {
+    this.close(this.deadlineReason);
   }
 
   /** Sends a request and remembers it under a fresh id. */

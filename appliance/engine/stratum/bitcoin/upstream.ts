@@ -4,6 +4,7 @@
  * It knows nothing of miners; its owner (a Lane) decides what to do with jobs and closures.
  */
 import type { Socket, SocketHandler } from "bun";
+import { deadlines } from "../../deadlines.ts";
 import { FewMap, FewSet } from "../../few-map.ts";
 import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import { LineWriter, POOL_MAX_PENDING_BYTES } from "../../transport/line-writer.ts";
@@ -64,7 +65,6 @@ type Pending =
   | { kind: "ignore" };
 
 let nextUpstreamId = 1;
-const expire = (u: Upstream, reason: string): void => u.close(reason);
 const NO_JOB = "no job from pool in time";
 /** Unanswered requests one session may have; a shared session carries up to 256 miners. */
 export const MAX_PENDING_REQUESTS = 4096;
@@ -97,7 +97,9 @@ export class Upstream {
   private writer: LineWriter | null = null;
   private readonly pending = new FewMap<number, Pending>();
   private nextId = 1;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  deadlineIndex = -1;
+  deadlineAt = 0;
+  private deadlineReason = "";
   private jobs = 0;
   private closeReason = "";
   private retiring: string | null = null;
@@ -235,7 +237,7 @@ export class Upstream {
     if (this.state === "closed") return;
     this.state = "closed";
     this.closeReason = reason;
-    if (this.timer) clearTimeout(this.timer);
+    deadlines.clear(this);
     this.writer?.close();
     if (this.socket === null) this.writer = null;
     const closed = new StratumError(ErrorCode.STALE, "upstream session closed");
@@ -249,9 +251,12 @@ export class Upstream {
   }
 
   private arm(ms: number, reason: string): void {
-    if (this.timer) clearTimeout(this.timer);
-    // A shared callback with arguments: re-armed on every job, so no closure per call.
-    this.timer = setTimeout(expire, ms, this, reason);
+    this.deadlineReason = reason;
+    deadlines.set(this, ms);
+  }
+
+  onDeadline(): void {
+    this.close(this.deadlineReason);
   }
 
   private request(p: Pending, method: string, params: unknown[]): void {
