@@ -12,6 +12,7 @@ import {
   sharesPerSecond,
   type ThroughputResult,
 } from "./scenarios.ts";
+import type { StallSummary } from "./stall-meter.ts";
 
 export interface EngineBenchmarks {
   memory: MemoryResult[];
@@ -23,6 +24,12 @@ export interface EngineBenchmarks {
 }
 
 /** Pool mode holds one socket per miner, Efficient two; 9,000 keeps Efficient under 20,000 descriptors. */
+const stallText = (s: StallSummary): string =>
+  `proxy stalled over 1 ms ${s.stalls} times in ${s.ticks} ticks of 5 ms (max ${s.maxMs} ms): of those ${s.stalledWallMs} ms, ` +
+  (s.onCpuMs === null
+    ? "no scheduler statistics"
+    : `${s.onCpuMs} ms on a CPU, ${s.waitingForCpuMs} ms waiting for one`);
+
 export async function runEngineBenchmarks(
   log: (line: string) => void = console.log,
 ): Promise<EngineBenchmarks> {
@@ -48,7 +55,7 @@ export async function runEngineBenchmarks(
     ]),
     ...latency.map((l) => [
       `added share latency at ${l.sharesPerSecond}/s, a new job every ${l.jobIntervalMs / 1000} s (p50 / p99)`,
-      `${l.addedP50} ms / ${l.addedP99} ms (direct ${l.directP50}/${l.directP99}, via proxy ${l.proxyP50}/${l.proxyP99})`,
+      `${l.addedP50} ms / ${l.addedP99} ms (direct ${l.directP50}/${l.directP99}, via proxy ${l.proxyP50}/${l.proxyP99}); ${stallText(l.proxyStalls)}`,
     ]),
     ...throughput.map((t) => [
       `shares per second, one port, ${t.mode}`,

@@ -1,6 +1,8 @@
 /**
  * The memory scenario alone (docs/benchmarks.md): memory per miner for one mode and fleet size.
  * Usage: bun bench/engine/memory.ts [Pool|Efficient|bare] [miners=10000]
+ * With SNAP=/path/name, the proxy writes heap snapshots name-a.json (200 miners) and name-b.json (all),
+ * whose difference per miner shows which objects a miner costs.
  */
 import { type MemoryResult, memoryPerMiner } from "./scenarios.ts";
 

@@ -1,11 +1,13 @@
 /**
  * The proxy under test, in its own process so that its memory is measured alone. Reads a Port as
- * JSON from argv, starts an Engine, prints "READY <port>", then answers "mem" and "stats" on stdin.
+ * JSON from argv, starts an Engine, prints "READY <port>", then answers "mem", "stats",
+ * "snap <file>" (a heap snapshot after a full GC) and "stalls-start"/"stalls" (stall-meter.ts) on stdin.
  * An optional second argument, a TimeScale (scaled-clock.ts), runs the fee scheduler on scaled time.
  */
 import type { Port } from "../../appliance/domain/port.ts";
 import { Engine } from "../../appliance/engine/engine.ts";
 import { scaledClock, type TimeScale } from "./scaled-clock.ts";
+import { StallMeter } from "./stall-meter.ts";
 
 const port = JSON.parse(process.argv[2] ?? "{}") as Port;
 const scaled = process.argv[3] ? (JSON.parse(process.argv[3]) as TimeScale) : null;
@@ -23,6 +25,7 @@ const engine = new Engine({
 await engine.apply(port);
 process.stdout.write(`READY ${engine.running(port.id)?.boundPort ?? 0}\n`);
 
+const stalls = new StallMeter();
 const decoder = new TextDecoder();
 for await (const chunk of Bun.stdin.stream()) {
   for (const cmd of decoder.decode(chunk).split("\n")) {
@@ -30,8 +33,16 @@ for await (const chunk of Bun.stdin.stream()) {
       Bun.gc(true);
       const m = process.memoryUsage();
       process.stdout.write(`MEM ${m.rss} ${m.heapUsed}\n`);
+    } else if (cmd.startsWith("snap ")) {
+      Bun.gc(true);
+      await Bun.write(cmd.slice(5), JSON.stringify(Bun.generateHeapSnapshot()));
+      process.stdout.write("SNAP\n");
     } else if (cmd === "stats") {
       process.stdout.write(`STATS ${JSON.stringify(engine.live.portStats(port.id))}\n`);
+    } else if (cmd === "stalls-start") {
+      stalls.start();
+    } else if (cmd === "stalls") {
+      process.stdout.write(`STALLS ${JSON.stringify(stalls.stop())}\n`);
     } else if (cmd === "exit") {
       await engine.shutdown();
       process.exit(0);

@@ -1,8 +1,13 @@
-/** Parent side of proxy-child.ts: spawn, wait for READY, ask for memory and statistics. */
+/**
+ * Parent side of proxy-child.ts (and of pool-child.ts): spawn, wait for READY, ask for memory and
+ * statistics.
+ */
 import type { Subprocess } from "bun";
 import type { PortStatsView } from "../../appliance/domain/engine.ts";
 import type { Port } from "../../appliance/domain/port.ts";
+import type { TestPoolOptions } from "../../test/support/stratum/test-pool.ts";
 import type { TimeScale } from "./scaled-clock.ts";
+import type { StallSummary } from "./stall-meter.ts";
 
 export class ProxyProcess {
   private buffer = "";
@@ -15,15 +20,30 @@ export class ProxyProcess {
   port = 0;
 
   /** `port` null starts the bare-socket baseline instead of the proxy; `scaled`: its fee clock. */
-  static async start(port: Port | null, scaled?: TimeScale): Promise<ProxyProcess> {
-    const script =
+  static start(port: Port | null, scaled?: TimeScale): Promise<ProxyProcess> {
+    return ProxyProcess.spawn(
       port === null
         ? ["bare-child.ts"]
-        : ["proxy-child.ts", JSON.stringify(port), ...(scaled ? [JSON.stringify(scaled)] : [])];
+        : ["proxy-child.ts", JSON.stringify(port), ...(scaled ? [JSON.stringify(scaled)] : [])],
+    );
+  }
+
+  /** A test pool in its own process (pool-child.ts): `port` is the pool's, `stop` ends it. */
+  static startPool(options: TestPoolOptions): Promise<ProxyProcess> {
+    return ProxyProcess.spawn(["pool-child.ts", JSON.stringify(options)]);
+  }
+
+  get address(): string {
+    return `127.0.0.1:${this.port}`;
+  }
+
+  private static async spawn(script: string[]): Promise<ProxyProcess> {
     const child = Bun.spawn([process.execPath, `${import.meta.dir}/${script[0]}`, ...script.slice(1)], {
       stdin: "pipe",
       stdout: "pipe",
       stderr: "inherit",
+      // what the benchmark sets at run time (BUN_JSC_logGC, say) reaches the child too
+      env: process.env,
     });
     const p = new ProxyProcess(child);
     const ready = await p.next("READY ");
@@ -58,11 +78,32 @@ export class ProxyProcess {
     return { rss: rss as number, heap: heap as number };
   }
 
+  /** Writes a heap snapshot of the proxy (after a full GC) to `path`. */
+  async snap(path: string): Promise<void> {
+    const p = this.next("SNAP");
+    this.child.stdin.write(`snap ${path}\n`);
+    this.child.stdin.flush();
+    await p;
+  }
+
   async stats(): Promise<PortStatsView> {
     const p = this.next("STATS ");
     this.child.stdin.write("stats\n");
     this.child.stdin.flush();
     return JSON.parse((await p).slice(6)) as PortStatsView;
+  }
+
+  /** Starts measuring the proxy's event-loop stalls (stall-meter.ts). */
+  stallsStart(): void {
+    this.child.stdin.write("stalls-start\n");
+    this.child.stdin.flush();
+  }
+
+  async stalls(): Promise<StallSummary> {
+    const p = this.next("STALLS ");
+    this.child.stdin.write("stalls\n");
+    this.child.stdin.flush();
+    return JSON.parse((await p).slice(7)) as StallSummary;
   }
 
   async stop(): Promise<void> {

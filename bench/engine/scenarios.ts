@@ -4,15 +4,23 @@
  */
 import { type Port, ProxyMode } from "../../appliance/domain/port.ts";
 import { feeWallet, makePort } from "../../test/support/stratum/port-fixture.ts";
-import { TestPool } from "../../test/support/stratum/test-pool.ts";
+import { TestPool, type TestPoolOptions } from "../../test/support/stratum/test-pool.ts";
 import { Fleet, percentile } from "./fake-miner.ts";
 import { ProxyProcess } from "./proxy-process.ts";
+import type { StallSummary } from "./stall-meter.ts";
 
 /** One new job a second by default: harsher than real pools (every 30–60 s). */
+const benchPoolOptions = (difficulty = 1, jobIntervalMs = 1000): TestPoolOptions => ({
+  trustShares: true,
+  difficulty,
+  extranonce2Size: 8,
+  jobIntervalMs,
+  merkleBranches: 4,
+});
 const benchPool = (difficulty = 1, jobIntervalMs = 1000) =>
-  TestPool.start({ trustShares: true, difficulty, extranonce2Size: 8, jobIntervalMs, merkleBranches: 4 });
+  TestPool.start(benchPoolOptions(difficulty, jobIntervalMs));
 
-const portFor = (pool: TestPool, mode: number, extra: Partial<Port> = {}): Port =>
+const portFor = (pool: { address: string }, mode: number, extra: Partial<Port> = {}): Port =>
   makePort({
     pool_address: pool.address,
     mode,
@@ -59,10 +67,12 @@ export async function memoryPerMiner(mode: MemoryResult["mode"], miners: number)
     await first.connect();
     if (!bare) await mine(first);
     const before = await proxy.memory();
+    if (process.env.SNAP) await proxy.snap(`${process.env.SNAP}-a.json`);
     await rest.connect();
     if (!bare) await mine(rest);
     await Bun.sleep(bare ? 500 : MEMORY_JOBS_BEFORE_MEASURING * MEMORY_JOB_INTERVAL_MS);
     const after = await proxy.memory();
+    if (process.env.SNAP) await proxy.snap(`${process.env.SNAP}-b.json`);
     return {
       mode,
       miners,
@@ -118,6 +128,8 @@ export interface LatencyResult {
   addedP50: number;
   addedP99: number;
   samples: number;
+  /** the proxy's event-loop stalls while the shares through it were timed */
+  proxyStalls: StallSummary;
 }
 
 /**
@@ -130,7 +142,7 @@ export async function addedLatency(
   ms = 5000,
   jobIntervalMs = 1000,
 ): Promise<LatencyResult> {
-  const pool = await benchPool(1, jobIntervalMs);
+  const pool = await ProxyProcess.startPool(benchPoolOptions(1, jobIntervalMs));
   const proxy = await ProxyProcess.start(portFor(pool, ProxyMode.EFFICIENT));
   const direct = new Fleet({ port: pool.port, count: 100, user: (i) => `d${i}.r` });
   const via = new Fleet({ port: proxy.port, count: 100, user: (i) => `p${i}.r` });
@@ -139,7 +151,11 @@ export async function addedLatency(
     const d = await paced(direct, perSecond, ms, 1000);
     direct.close();
     await via.connect();
-    const p = await paced(via, perSecond, ms, 1000);
+    const warmed = paced(via, perSecond, ms, 1000);
+    await Bun.sleep(1000);
+    proxy.stallsStart();
+    const p = await warmed;
+    const proxyStalls = await proxy.stalls();
     const r = (x: number) => Math.round(x * 1000) / 1000;
     return {
       sharesPerSecond: perSecond,
@@ -151,12 +167,13 @@ export async function addedLatency(
       addedP50: r(percentile(p, 50) - percentile(d, 50)),
       addedP99: r(percentile(p, 99) - percentile(d, 99)),
       samples: p.length,
+      proxyStalls,
     };
   } finally {
     direct.close();
     via.close();
     await proxy.stop();
-    pool.stop();
+    await pool.stop();
   }
 }
 
