@@ -23,6 +23,7 @@ import { openDatabase, openLogConnection } from "./store/db.ts";
 import { FavouriteStore } from "./store/favourites.ts";
 import { LogStore } from "./store/logs.ts";
 import { PoolLedgerStore } from "./store/poolnode-ledger.ts";
+import { PoolPortStore } from "./store/poolnode-ports.ts";
 import { PoolSubaccountStore } from "./store/poolnode-subaccounts.ts";
 import { PortStore } from "./store/ports.ts";
 import { RatioStore } from "./store/ratios.ts";
@@ -114,6 +115,7 @@ export function buildContext(
       f.settings,
       new PoolLedgerStore(f.db),
       new PoolSubaccountStore(f.db),
+      new PoolPortStore(f.db),
       config.host,
       (level, message) => f.logs.add(level, message),
     ),

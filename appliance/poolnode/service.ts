@@ -8,6 +8,7 @@
  * under way.
  */
 import type { PoolLedgerStore } from "../store/poolnode-ledger.ts";
+import type { PoolPort, PoolPortInput, PoolPortStore } from "../store/poolnode-ports.ts";
 import type { PoolSubaccountStore } from "../store/poolnode-subaccounts.ts";
 import type { SettingsStore } from "../store/settings.ts";
 import { PoolLedger } from "./accounting/ledger.ts";
@@ -16,7 +17,7 @@ import { baseUnits } from "./amounts.ts";
 import { type BlockchainInfo, DaemonCalls } from "./daemon/calls.ts";
 import { DaemonRpc } from "./daemon/rpc-client.ts";
 import type { BlockStatus } from "./pool/block-tracker.ts";
-import { PoolNode } from "./pool/pool-node.ts";
+import { PoolNode, type PoolPortOptions } from "./pool/pool-node.ts";
 import type { VardiffOptions } from "./pool/vardiff.ts";
 import { daemonEndpoint, PROJECT_SETTING, type Project, readProject, type StoredProject } from "./project.ts";
 
@@ -24,14 +25,52 @@ import { daemonEndpoint, PROJECT_SETTING, type Project, readProject, type Stored
 const VARDIFF_BELOW = 2 ** 10;
 const VARDIFF_ABOVE = 2 ** 20;
 
-function vardiffOf(p: Project): VardiffOptions | null {
+/** Vardiff around a port's start difficulty (the project's, or an extra port's own). */
+function vardiffOf(p: Project, start = p.difficulty): VardiffOptions | null {
   if (p.vardiff_seconds === 0) return null;
+  return { targetSeconds: p.vardiff_seconds, min: start / VARDIFF_BELOW, max: start * VARDIFF_ABOVE };
+}
+
+function listenerOf(p: Project, port: PoolPort | PoolPortInput): PoolPortOptions {
+  const difficulty = port.difficulty ?? p.difficulty;
   return {
-    targetSeconds: p.vardiff_seconds,
-    min: p.difficulty / VARDIFF_BELOW,
-    max: p.difficulty * VARDIFF_ABOVE,
+    port: port.port,
+    difficulty,
+    maxConnections: port.limit_connections,
+    vardiff: vardiffOf(p, difficulty),
   };
 }
+
+/** A port of the pool as `ports` lists it: the project's own first, then the extra ones. */
+export interface PoolPortView {
+  port: number;
+  /** the project's stratum port (set in the project, not removable here) */
+  project: boolean;
+  name: string;
+  /** the start difficulty; null: the project's */
+  difficulty: number | null;
+  limit_connections: number;
+  /** false while the pool is not running, or when the port could not be bound */
+  listening: boolean;
+  connections: number;
+  /** why the port is not listening though the pool runs */
+  error: string | null;
+}
+
+/** What ping/{id} tells of the daemon. */
+export interface DaemonPing {
+  ms: number;
+  chain: string;
+  blocks: number;
+  headers: number;
+  verificationprogress: number;
+  initialblockdownload: boolean;
+  /** caught up: not in initial block download and every header has its block */
+  synced: boolean;
+}
+
+/** The daemon does not take an address as the pool's. */
+export class AddressRefused extends Error {}
 
 export type NodeState = "not_activated" | "activated" | "running";
 
@@ -72,6 +111,7 @@ export class PoolNodeService {
     private readonly settings: SettingsStore,
     readonly store: PoolLedgerStore,
     readonly subaccounts: PoolSubaccountStore,
+    private readonly extraPorts: PoolPortStore,
     private readonly host: string,
     private readonly log: (level: "running" | "error", message: string) => void,
   ) {}
@@ -141,13 +181,122 @@ export class PoolNodeService {
    * pool's connection, or one made for the call while the pool is stopped.
    */
   async invalidAddresses(addresses: readonly string[]): Promise<string[]> {
-    const p = this.project();
-    if (p === null) throw new Error("no project");
-    const daemon = this.pool?.daemon ?? new DaemonCalls(new DaemonRpc(daemonEndpoint(p)));
+    const daemon = this.daemon();
     const invalid: string[] = [];
     for (const address of addresses)
       if (!(await daemon.validateAddress(address)).isvalid) invalid.push(address);
     return invalid;
+  }
+
+  /** The running pool's daemon connection, or one made for the call while the pool is stopped. */
+  private daemon(): DaemonCalls {
+    const p = this.project();
+    if (p === null) throw new Error("no project");
+    return this.pool?.daemon ?? new DaemonCalls(new DaemonRpc(daemonEndpoint(p)));
+  }
+
+  /** The daemon's RPC round trip (one getblockchaininfo) and how far it has synced. */
+  async ping(): Promise<DaemonPing> {
+    const daemon = this.daemon();
+    const started = performance.now();
+    const chain = await daemon.getBlockchainInfo();
+    const ms = performance.now() - started;
+    return {
+      ms: Math.round(ms * 10) / 10,
+      chain: chain.chain,
+      blocks: chain.blocks,
+      headers: chain.headers,
+      verificationprogress: chain.verificationprogress,
+      initialblockdownload: chain.initialblockdownload,
+      synced: !chain.initialblockdownload && chain.blocks >= chain.headers,
+    };
+  }
+
+  /**
+   * Changes where the coinbases pay, checked with the daemon first; the running pool sends miners a
+   * job paying the new address at once, without a restart (miners stay connected).
+   */
+  updateAddress(address: string): Promise<StoredProject> {
+    return this.serial(async () => {
+      const p = this.project();
+      if (p === null) throw new Error("no project");
+      const v = await this.daemon().validateAddress(address);
+      if (!v.isvalid || v.scriptPubKey === undefined) throw new AddressRefused(address);
+      const next = { ...p, pool_address: address };
+      this.settings.set<StoredProject>(PROJECT_SETTING, next);
+      this.pool?.setPayoutScript(v.scriptPubKey);
+      return next;
+    });
+  }
+
+  /** The project's port and the extra ports, with the miners on each. */
+  ports(): PoolPortView[] {
+    const p = this.project();
+    if (p === null) return [];
+    const pool = this.pool;
+    const view = (port: number) => {
+      const connections = pool?.portConnections(port) ?? null;
+      return {
+        listening: connections !== null,
+        connections: connections ?? 0,
+        error: pool === null ? null : pool.portError(port),
+      };
+    };
+    return [
+      {
+        port: p.stratum_port,
+        project: true,
+        name: "",
+        difficulty: p.difficulty,
+        limit_connections: 60_000,
+        ...view(p.stratum_port),
+      },
+      ...this.extraPorts.list().map((e) => ({
+        port: e.port,
+        project: false,
+        name: e.name,
+        difficulty: e.difficulty,
+        limit_connections: e.limit_connections,
+        ...view(e.port),
+      })),
+    ];
+  }
+
+  extraPort(port: number): PoolPort | null {
+    return this.extraPorts.get(port);
+  }
+
+  /** Whether the pool node uses this port number (its own or an extra one), running or not. */
+  holdsPort(port: number): boolean {
+    return this.project()?.stratum_port === port || this.extraPorts.get(port) !== null;
+  }
+
+  /** A new extra port; a running pool listens on it at once (a bind failure stores nothing). */
+  addPort(input: PoolPortInput): Promise<PoolPort> {
+    return this.serial(async () => {
+      const p = this.project();
+      if (p === null) throw new Error("no project");
+      this.pool?.openPort(listenerOf(p, input));
+      return this.extraPorts.create(input, Date.now());
+    });
+  }
+
+  /** New difficulty and cap apply to the port's next connections; connected miners stay. */
+  updatePort(input: PoolPortInput): Promise<PoolPort | null> {
+    return this.serial(async () => {
+      const saved = this.extraPorts.update(input, Date.now());
+      const p = this.project();
+      if (saved !== null && p !== null) this.pool?.retunePort(listenerOf(p, saved));
+      return saved;
+    });
+  }
+
+  /** Stops listening on an extra port (its miners are disconnected) and forgets it. */
+  removePort(port: number): Promise<boolean> {
+    return this.serial(async () => {
+      this.pool?.closePort(port);
+      return this.extraPorts.delete(port);
+    });
   }
 
   /** A payout cycle now (an approved withdrawal is paid without waiting for the interval). */
@@ -221,6 +370,7 @@ export class PoolNodeService {
         vardiff: vardiffOf(p),
         log: (m) => this.log("running", `pool node: ${m}`),
         accounting: ledger,
+        extraPorts: this.extraPorts.list().map((e) => listenerOf(p, e)),
       });
       ledger.start();
       this.ledger = ledger;

@@ -14,8 +14,16 @@ import { POOL_COINS, type PoolCoinName } from "./coins.ts";
 import { PoolJob } from "./job.ts";
 import { JobBook } from "./job-book.ts";
 import type { ValidShare } from "./share-verifier.ts";
-import { StratumServer } from "./stratum-server.ts";
+import { type StratumHooks, StratumServer } from "./stratum-server.ts";
 import type { VardiffOptions } from "./vardiff.ts";
+
+/** A stratum listener of the pool beside its main port (a pool-node port, docs/pool-node.md). */
+export interface PoolPortOptions {
+  port: number;
+  difficulty: number;
+  maxConnections?: number;
+  vardiff?: VardiffOptions | null;
+}
 
 export interface PoolNodeOptions {
   coin: PoolCoinName;
@@ -38,6 +46,8 @@ export interface PoolNodeOptions {
   log?: (message: string) => void;
   /** the share log and ledger; absent, the pool keeps only its in-memory counts */
   accounting?: PoolAccounting;
+  /** more listeners of the same pool: same jobs, same verification, same accounting */
+  extraPorts?: readonly PoolPortOptions[];
 }
 
 export interface PoolStats {
@@ -57,6 +67,12 @@ export class PoolNode {
   private readonly jobs = new JobBook();
   private readonly poller: TemplatePoller;
   private readonly server: StratumServer;
+  private readonly extras = new Map<number, StratumServer>();
+  /** extra ports that could not listen when the pool started, with the reason */
+  private readonly failed = new Map<number, string>();
+  private readonly hooks: StratumHooks;
+  // random start so that two pool runs do not hand out the same extranonce1 to the first miners
+  private nextExtranonce1 = (Math.random() * 0xffffffff) >>> 0;
   private readonly addresses = new Map<string, boolean>();
   private readonly submitting = new Set<Promise<void>>();
   private readonly log: (message: string) => void;
@@ -66,7 +82,7 @@ export class PoolNode {
   private constructor(
     private readonly opts: PoolNodeOptions,
     readonly daemon: DaemonCalls,
-    private readonly payoutScript: string,
+    private payoutScript: string,
   ) {
     this.log = opts.log ?? (() => {});
     const coin = POOL_COINS[opts.coin];
@@ -78,23 +94,32 @@ export class PoolNode {
       },
       { rules: coin.rules, pollMs: opts.pollMs, refreshMs: opts.refreshMs },
     );
-    this.server = new StratumServer(
+    this.hooks = {
+      authorize: (address) => this.validAddress(address),
+      freshJob: () => this.freshJob(),
+      onShare: (worker, job, share) => this.onShare(worker, job, share),
+      onReject: (_worker, error) => this.onReject(error),
+      extranonce1: () => {
+        this.nextExtranonce1 = (this.nextExtranonce1 + 1) >>> 0;
+        return this.nextExtranonce1.toString(16).padStart(8, "0");
+      },
+    };
+    this.server = this.listener(opts);
+  }
+
+  private listener(p: PoolPortOptions): StratumServer {
+    return new StratumServer(
       {
-        host: opts.host,
-        port: opts.port,
-        difficulty: opts.difficulty,
-        algorithm: coin.algorithm,
-        loginTimeoutMs: opts.loginTimeoutMs,
-        maxConnections: opts.maxConnections,
-        vardiff: opts.vardiff,
+        host: this.opts.host,
+        port: p.port,
+        difficulty: p.difficulty,
+        algorithm: POOL_COINS[this.opts.coin].algorithm,
+        loginTimeoutMs: this.opts.loginTimeoutMs,
+        maxConnections: p.maxConnections,
+        vardiff: p.vardiff,
       },
       this.jobs,
-      {
-        authorize: (address) => this.validAddress(address),
-        freshJob: () => this.freshJob(),
-        onShare: (worker, job, share) => this.onShare(worker, job, share),
-        onReject: (_worker, error) => this.onReject(error),
-      },
+      this.hooks,
     );
   }
 
@@ -107,6 +132,15 @@ export class PoolNode {
     const node = new PoolNode(opts, daemon, v.scriptPubKey);
     for (const b of opts.accounting?.openBlocks() ?? []) node.blocks.add(b);
     node.server.start();
+    // an extra port another program took meanwhile does not keep the pool from running on the others
+    for (const p of opts.extraPorts ?? [])
+      try {
+        node.openPort(p);
+      } catch (e) {
+        const reason = e instanceof Error ? e.message : String(e);
+        node.failed.set(p.port, reason);
+        node.log(`port ${p.port} could not listen: ${reason}`);
+      }
     node.poller.start();
     return node;
   }
@@ -115,9 +149,59 @@ export class PoolNode {
     return this.server.port;
   }
 
-  /** miners connected to the stratum port */
+  /** miners connected to all the pool's ports */
   get connections(): number {
-    return this.server.connections;
+    let n = this.server.connections;
+    for (const s of this.extras.values()) n += s.connections;
+    return n;
+  }
+
+  /** Miners connected to one of the pool's ports; null when the pool does not listen there. */
+  portConnections(port: number): number | null {
+    if (port === this.server.port) return this.server.connections;
+    return this.extras.get(port)?.connections ?? null;
+  }
+
+  /** Why an extra port is not listening, when it could not when the pool started. */
+  portError(port: number): string | null {
+    return this.failed.get(port) ?? null;
+  }
+
+  /** Starts listening on one more port; throws when the port cannot be bound. */
+  openPort(p: PoolPortOptions): void {
+    if (this.extras.has(p.port) || p.port === this.server.port) throw new Error(`port ${p.port} is open`);
+    const server = this.listener(p);
+    server.start();
+    this.failed.delete(p.port);
+    this.extras.set(p.port, server);
+  }
+
+  /** Stops listening on an extra port; its miners are disconnected. */
+  closePort(port: number): void {
+    this.extras.get(port)?.stop();
+    this.extras.delete(port);
+    this.failed.delete(port);
+  }
+
+  retunePort(p: PoolPortOptions): void {
+    this.extras
+      .get(p.port)
+      ?.retune({ difficulty: p.difficulty, maxConnections: p.maxConnections, vardiff: p.vardiff });
+  }
+
+  /**
+   * Every coinbase from now on pays this script (the pool's address changed); miners get a job with it
+   * at once rather than at the next template. Shares of older jobs stay valid and pay the old address.
+   */
+  setPayoutScript(script: string): void {
+    this.payoutScript = script;
+    const job = this.freshJob();
+    if (job !== null) this.broadcast(job, false);
+  }
+
+  private broadcast(job: PoolJob, clean: boolean): void {
+    this.server.broadcast(job, clean);
+    for (const s of this.extras.values()) s.broadcast(job, clean);
   }
 
   get currentJob(): PoolJob | null {
@@ -127,6 +211,7 @@ export class PoolNode {
   async stop(): Promise<void> {
     this.poller.stop();
     this.server.stop();
+    for (const port of [...this.extras.keys()]) this.closePort(port);
     await Promise.all(this.submitting);
     this.trackAgain = false;
     await this.tracking;
@@ -136,7 +221,7 @@ export class PoolNode {
     // a new tip is when confirmations change (or a block of ours falls off the best chain)
     if (clean) this.trackBlocks();
     const job = this.makeJob(template, clean);
-    if (job !== null) this.server.broadcast(job, clean);
+    if (job !== null) this.broadcast(job, clean);
   }
 
   /** The current template as a new job (for one miner whose difficulty changed). */

@@ -35,7 +35,12 @@ export interface StratumHooks {
   authorize(address: string): Promise<boolean>;
   onShare(worker: string, job: PoolJob, share: ValidShare): void;
   onReject(worker: string, error: StratumError): void;
+  /** A connection's extranonce1, unique across every listener of the pool (they share the jobs). */
+  extranonce1(): string;
 }
+
+/** What may change on a listener while it runs; connections made from then on get it. */
+export type StratumTuning = Pick<StratumOptions, "difficulty" | "maxConnections" | "vardiff">;
 
 export interface StratumOptions {
   host: string;
@@ -81,11 +86,9 @@ export class StratumServer {
   private listener: TCPSocketListener<Session> | null = null;
   private sweeper: ReturnType<typeof setInterval> | null = null;
   private readonly sessions = new Set<Session>();
-  // random start so that two pool runs do not hand out the same extranonce1 to the first miners
-  private nextExtranonce1 = (Math.random() * 0xffffffff) >>> 0;
 
   constructor(
-    private readonly opts: StratumOptions,
+    private opts: StratumOptions,
     private readonly jobs: JobBook,
     private readonly hooks: StratumHooks,
   ) {}
@@ -96,6 +99,11 @@ export class StratumServer {
 
   get connections(): number {
     return this.sessions.size;
+  }
+
+  /** Connected miners keep their difficulty (vardiff moves it); new connections start at the new one. */
+  retune(tuning: StratumTuning): void {
+    this.opts = { ...this.opts, ...tuning };
   }
 
   start(): void {
@@ -166,10 +174,9 @@ export class StratumServer {
       socket.end();
       return;
     }
-    this.nextExtranonce1 = (this.nextExtranonce1 + 1) >>> 0;
     const session: Session = {
       socket,
-      extranonce1: this.nextExtranonce1.toString(16).padStart(8, "0"),
+      extranonce1: this.hooks.extranonce1(),
       subscribed: false,
       workers: new Set(),
       welcome: false,

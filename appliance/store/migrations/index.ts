@@ -9,6 +9,7 @@ import { remotePinSchema } from "./008-remote-pin.ts";
 import { remoteLastSeenSchema } from "./009-remote-last-seen.ts";
 import { poolNodeLedgerSchema } from "./010-poolnode-ledger.ts";
 import { poolNodeSubaccountsSchema } from "./011-poolnode-subaccounts.ts";
+import { poolNodePortsSchema } from "./012-poolnode-ports.ts";
 
 export interface Migration {
   version: number;
@@ -28,4 +29,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 9, sql: remoteLastSeenSchema },
   { version: 10, sql: poolNodeLedgerSchema },
   { version: 11, sql: poolNodeSubaccountsSchema },
+  { version: 12, sql: poolNodePortsSchema },
 ];

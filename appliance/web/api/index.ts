@@ -9,6 +9,7 @@ import { historyRoutes } from "./history.ts";
 import { liveRoutes } from "./live.ts";
 import { passwordChangeRoutes } from "./password-change.ts";
 import { poolNodeRoutes } from "./poolnode.ts";
+import { poolNodePortRoutes } from "./poolnode-ports.ts";
 import { portRoutes } from "./ports.ts";
 import { preferenceRoutes } from "./preferences.ts";
 import { ratioRoutes } from "./ratios.ts";
@@ -46,4 +47,5 @@ export const allRoutes: Route[] = [
   ...updateRoutes,
   ...auditRoutes,
   ...poolNodeRoutes,
+  ...poolNodePortRoutes,
 ];

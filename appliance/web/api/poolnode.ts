@@ -15,10 +15,7 @@ import { audit } from "../audit.ts";
 import { parseBody, parseWith } from "../body.ts";
 import { ApiError, badRequest } from "../errors.ts";
 import type { RequestInfo, Route } from "../router.ts";
-
-const NOT_ACTIVATED = 4;
-const notActivated = () => Response.json({ status: NOT_ACTIVATED, message: "not activated" });
-const ok = (data: unknown) => Response.json({ status: 0, data });
+import { daemonFailure, nodeRoute, notActivated, ok } from "./poolnode-reply.ts";
 
 async function readProjectBody(r: RequestInfo) {
   const body = await parseBody(r.req, projectSchema);
@@ -35,6 +32,11 @@ async function readProjectBody(r: RequestInfo) {
 async function saveProject(r: RequestInfo): Promise<Response> {
   const next = await readProjectBody(r);
   const before = r.app.poolNode.project();
+  if (r.app.poolNode.extraPort(next.stratum_port) !== null)
+    throw new ApiError(409, "lang.poolnode.err_port_in_use", {
+      field: "stratum_port",
+      detail: "pool-node port",
+    });
   audit(r, "pool-node project", before, { ...next, active: before?.active ?? false });
   await r.app.poolNode.save(next);
   const saved = r.app.poolNode.project();
@@ -173,34 +175,31 @@ async function checkAddresses(r: RequestInfo, addresses: readonly string[], fiel
   try {
     invalid = await r.app.poolNode.invalidAddresses(addresses);
   } catch (e) {
-    throw new ApiError(502, "lang.poolnode.err_daemon", {
-      detail: e instanceof Error ? e.message : String(e),
-    });
+    throw daemonFailure(e);
   }
   const [first] = invalid;
   if (first !== undefined) throw badRequest("lang.poolnode.err_address", { field, value: first });
 }
 
-/** A sub-account call: status 4 until a project is activated, then the handler's data. */
-function nodeRoute(
-  method: "GET" | "POST",
+/** A sub-account call: its store's refusals become their messages. */
+function subaccountRoute(
+  method: "GET" | "POST" | "DELETE",
   path: string,
   handler: (r: RequestInfo) => unknown,
   reauth = false,
 ): Route {
-  return {
+  return nodeRoute(
     method,
     path,
-    reauth,
-    handler: async (r) => {
-      if (r.app.poolNode.state() === "not_activated") return notActivated();
+    async (r) => {
       try {
-        return ok(await handler(r));
+        return await handler(r);
       } catch (e) {
         return refused(e);
       }
     },
-  };
+    reauth,
+  );
 }
 
 async function saveSubaccount(r: RequestInfo) {
@@ -258,18 +257,18 @@ function decide(verdict: "approved" | "refused") {
 }
 
 const subaccountRoutes: Route[] = [
-  nodeRoute("GET", "/api/poolnode/subaccount/configs", (r) => r.app.poolNode.subaccounts.list()),
-  nodeRoute("POST", "/api/poolnode/subaccount/config", saveSubaccount, true),
-  nodeRoute("POST", "/api/poolnode/subaccount/rebate", setRebate, true),
-  nodeRoute("GET", "/api/poolnode/withdrawal/can/apply", (r) => {
+  subaccountRoute("GET", "/api/poolnode/subaccount/configs", (r) => r.app.poolNode.subaccounts.list()),
+  subaccountRoute("POST", "/api/poolnode/subaccount/config", saveSubaccount, true),
+  subaccountRoute("POST", "/api/poolnode/subaccount/rebate", setRebate, true),
+  subaccountRoute("GET", "/api/poolnode/withdrawal/can/apply", (r) => {
     const s = r.app.poolNode.subaccounts.get(query(r, subaccountQuery).id);
     if (s === null) throw new ApiError(404, "lang.poolnode.err_no_subaccount");
     return { id: s.id, balance: s.balance, held: s.held, paid: s.paid, min: baseUnits(MIN_PAYOUT_COINS) };
   }),
-  nodeRoute("POST", "/api/poolnode/withdrawal/submit", submitWithdrawal, true),
-  nodeRoute("POST", "/api/poolnode/withdrawal/approve", decide("approved"), true),
-  nodeRoute("POST", "/api/poolnode/withdrawal/refuse", decide("refused")),
-  nodeRoute("GET", "/api/poolnode/withdrawal/logs", (r) => {
+  subaccountRoute("POST", "/api/poolnode/withdrawal/submit", submitWithdrawal, true),
+  subaccountRoute("POST", "/api/poolnode/withdrawal/approve", decide("approved"), true),
+  subaccountRoute("POST", "/api/poolnode/withdrawal/refuse", decide("refused")),
+  subaccountRoute("GET", "/api/poolnode/withdrawal/logs", (r) => {
     const q = query(r, logsQuery);
     return r.app.poolNode.subaccounts.withdrawals(q.limit, q.subaccount_id);
   }),
@@ -323,9 +322,7 @@ export const poolNodeRoutes: Route[] = [
       try {
         await r.app.poolNode.activate();
       } catch (e) {
-        throw new ApiError(502, "lang.poolnode.err_daemon", {
-          detail: e instanceof Error ? e.message : String(e),
-        });
+        throw daemonFailure(e);
       }
       audit(r, "pool-node state", { state: before }, { state: r.app.poolNode.state() });
       return ok({ state: r.app.poolNode.state() });
@@ -351,9 +348,7 @@ export const poolNodeRoutes: Route[] = [
       try {
         return ok({ state: "running", ...(await app.poolNode.syncInfo(pool)) });
       } catch (e) {
-        throw new ApiError(502, "lang.poolnode.err_daemon", {
-          detail: e instanceof Error ? e.message : String(e),
-        });
+        throw daemonFailure(e);
       }
     },
   },

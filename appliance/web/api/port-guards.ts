@@ -23,12 +23,15 @@ export function notQueuing(app: AppContext, id: number): void {
 }
 
 /**
- * Refuses a port number another proxy port already has (duplicate), or that the web console or
- * another program holds (occupied). `ownId` is the port being edited, whose own listener is fine.
+ * Refuses a port number another proxy port already has (duplicate), the pool node's, or that the web
+ * console or another program holds (occupied). `ownId` is the port being edited, whose own listener is fine.
  */
 export function checkPortNumber(app: AppContext, number: number, active: boolean, ownId?: number): void {
   const other = app.ports.byNumber(number);
   if (other && other.id !== ownId) throw new ApiError(409, "lang.proxy.err_duplicate", { field: "port" });
+  // held even while the pool is stopped: it takes the port back when it starts
+  if (app.poolNode.holdsPort(number))
+    throw new ApiError(409, "lang.proxy.err_poolnode_port", { field: "port" });
   if (number === app.settings.get<number>(WEB_PORT_SETTING, DEFAULT_WEB_PORT)) {
     throw new ApiError(409, "lang.proxy.err_occupied", { field: "port" });
   }
