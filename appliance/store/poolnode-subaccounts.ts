@@ -45,6 +45,7 @@ export type SubaccountRefusal =
   | { kind: "name_taken" }
   | { kind: "member_elsewhere"; address: string }
   | { kind: "over_balance"; balance: number }
+  | { kind: "not_empty"; balance: number; held: number }
   | { kind: "no_withdrawal" }
   | { kind: "not_requested"; state: WithdrawalState };
 
@@ -60,7 +61,7 @@ const SUBACCOUNT_SQL = `
       - COALESCE((SELECT SUM(amount) FROM poolnode_withdrawals w WHERE w.subaccount_id = s.id AND w.state <> 'refused'), 0) AS balance,
     COALESCE((SELECT SUM(amount) FROM poolnode_withdrawals w WHERE w.subaccount_id = s.id AND w.state IN ('requested', 'approved')), 0) AS held,
     COALESCE((SELECT SUM(amount) FROM poolnode_withdrawals w WHERE w.subaccount_id = s.id AND w.state = 'paid'), 0) AS paid
-  FROM poolnode_subaccounts s`;
+  FROM poolnode_subaccounts s WHERE s.deleted_at IS NULL`;
 
 const WITHDRAWAL_SQL = `
   SELECT w.id, w.subaccount_id, s.name, w.amount, w.address, w.state, w.payout_id, p.txid, w.reason, w.created_at, w.updated_at
@@ -77,7 +78,7 @@ export class PoolSubaccountStore {
 
   get(id: number): Subaccount | null {
     const r = this.db
-      .query<Omit<Subaccount, "addresses">, [number]>(`${SUBACCOUNT_SQL} WHERE s.id = ?`)
+      .query<Omit<Subaccount, "addresses">, [number]>(`${SUBACCOUNT_SQL} AND s.id = ?`)
       .get(id);
     return r === null ? null : { ...r, addresses: this.members(id) };
   }
@@ -113,7 +114,7 @@ export class PoolSubaccountStore {
       } else if (
         this.db
           .query(
-            "UPDATE poolnode_subaccounts SET name = ?, rebate = COALESCE(?, rebate), updated_at = ? WHERE id = ?",
+            "UPDATE poolnode_subaccounts SET name = ?, rebate = COALESCE(?, rebate), updated_at = ? WHERE id = ? AND deleted_at IS NULL",
           )
           .run(s.name, s.rebate ?? null, now, id).changes === 0
       )
@@ -138,11 +139,46 @@ export class PoolSubaccountStore {
   setRebate(id: number, rebate: number, now: number): Subaccount {
     if (
       this.db
-        .query("UPDATE poolnode_subaccounts SET rebate = ?, updated_at = ? WHERE id = ?")
+        .query(
+          "UPDATE poolnode_subaccounts SET rebate = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL",
+        )
         .run(rebate, now, id).changes === 0
     )
       throw new SubaccountError({ kind: "no_subaccount" });
     return this.get(id) as Subaccount;
+  }
+
+  /**
+   * Deletes a sub-account that owes nothing and holds nothing. Its row stays, marked, because its
+   * credits and withdrawals must still say whose they were: the withdrawal log shows it as
+   * "name (deleted #id)", its addresses are free to join another sub-account and its name to be reused.
+   */
+  delete(id: number, now: number): Subaccount {
+    return this.db.transaction(() => {
+      const s = this.get(id);
+      if (s === null) throw new SubaccountError({ kind: "no_subaccount" });
+      if (s.balance !== 0 || s.held !== 0)
+        throw new SubaccountError({ kind: "not_empty", balance: s.balance, held: s.held });
+      this.db.query("DELETE FROM poolnode_subaccount_members WHERE subaccount_id = ?").run(id);
+      this.db
+        .query("UPDATE poolnode_subaccounts SET name = ?, deleted_at = ?, updated_at = ? WHERE id = ?")
+        .run(`${s.name} (deleted #${id})`, now, now, id);
+      return s;
+    })();
+  }
+
+  /**
+   * Cancels a request not yet decided: it is removed (no payout ever referred to it), so its amount
+   * is no longer held. One approved, paid or refused is not cancelled.
+   */
+  cancelWithdrawal(id: number): Withdrawal {
+    return this.db.transaction(() => {
+      const w = this.withdrawal(id);
+      if (w === null) throw new SubaccountError({ kind: "no_withdrawal" });
+      if (w.state !== "requested") throw new SubaccountError({ kind: "not_requested", state: w.state });
+      this.db.query("DELETE FROM poolnode_withdrawals WHERE id = ? AND state = 'requested'").run(id);
+      return w;
+    })();
   }
 
   /** A request: checked against the balance and recorded in one transaction, which holds the amount. */

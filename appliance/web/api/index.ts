@@ -9,6 +9,7 @@ import { historyRoutes } from "./history.ts";
 import { liveRoutes } from "./live.ts";
 import { passwordChangeRoutes } from "./password-change.ts";
 import { poolNodeRoutes } from "./poolnode.ts";
+import { poolNodeDaemonRoutes } from "./poolnode-daemon.ts";
 import { poolNodePortRoutes } from "./poolnode-ports.ts";
 import { portRoutes } from "./ports.ts";
 import { preferenceRoutes } from "./preferences.ts";
@@ -48,4 +49,5 @@ export const allRoutes: Route[] = [
   ...auditRoutes,
   ...poolNodeRoutes,
   ...poolNodePortRoutes,
+  ...poolNodeDaemonRoutes,
 ];

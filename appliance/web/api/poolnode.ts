@@ -163,6 +163,10 @@ function refused(e: unknown): never {
       throw badRequest("lang.poolnode.err_member", { field: "addresses", value: r.address });
     case "over_balance":
       throw badRequest("lang.poolnode.err_balance", { field: "amount", detail: String(r.balance) });
+    case "not_empty":
+      throw new ApiError(409, "lang.poolnode.err_subaccount_not_empty", {
+        detail: `balance ${r.balance}, held ${r.held}`,
+      });
     case "no_withdrawal":
     case "not_requested":
       throw new ApiError(409, "lang.poolnode.err_withdrawal_state");
@@ -256,10 +260,27 @@ function decide(verdict: "approved" | "refused") {
   };
 }
 
+async function deleteSubaccount(r: RequestInfo) {
+  const { id: sid } = await parseBody(r.req, z.object({ id: id(SUB) }));
+  const gone = r.app.poolNode.subaccounts.delete(sid, Date.now());
+  audit(r, `pool-node sub-account ${gone.name}`, describe(gone), null);
+  return { id: sid };
+}
+
+async function cancelWithdrawal(r: RequestInfo) {
+  const { id: wid } = await parseBody(r.req, z.object({ id: id("lang.err.params") }));
+  const w = r.app.poolNode.subaccounts.cancelWithdrawal(wid);
+  audit(r, `pool-node withdrawal ${w.id}`, { state: "requested", amount: w.amount }, { state: "cancelled" });
+  return { ...w, state: "cancelled" };
+}
+
 const subaccountRoutes: Route[] = [
   subaccountRoute("GET", "/api/poolnode/subaccount/configs", (r) => r.app.poolNode.subaccounts.list()),
   subaccountRoute("POST", "/api/poolnode/subaccount/config", saveSubaccount, true),
   subaccountRoute("POST", "/api/poolnode/subaccount/rebate", setRebate, true),
+  // money never moves by a deletion (only an empty one is deleted), nor by a cancel (it only frees a hold)
+  subaccountRoute("POST", "/api/poolnode/subaccount/delete", deleteSubaccount),
+  subaccountRoute("POST", "/api/poolnode/withdrawal/cancel", cancelWithdrawal),
   subaccountRoute("GET", "/api/poolnode/withdrawal/can/apply", (r) => {
     const s = r.app.poolNode.subaccounts.get(query(r, subaccountQuery).id);
     if (s === null) throw new ApiError(404, "lang.poolnode.err_no_subaccount");

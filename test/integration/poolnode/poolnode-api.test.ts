@@ -154,6 +154,51 @@ test("activated, the pool runs on the project's port: sync info from the daemon,
   expect(coinbase).toEqual([poolAddress]);
 });
 
+test("ping/1: the daemon's round trip and sync state, as litecoin-cli sees the chain", async () => {
+  type Ping = { id: number; ms: number; chain: string; blocks: number; synced: boolean };
+  const ping = await t.client.get<Reply<Ping>>("/api/poolnode/ping/1");
+  const height = Number(await cli(chain.node, "getblockcount"));
+  expect(ping.body.status).toBe(0);
+  expect(ping.body.data).toEqual(
+    expect.objectContaining({ id: 1, chain: "regtest", blocks: height, synced: true }),
+  );
+  expect(ping.body.data?.ms).toBeGreaterThan(0);
+  expect(ping.body.data?.ms).toBeLessThan(5000);
+  expect((await t.client.get("/api/poolnode/ping/2")).status).toBe(404);
+});
+
+test("update/address: checked by the daemon, audited, and the next block pays the new address", async () => {
+  const refused = await t.client.post<Reply>("/api/poolnode/update/address", { address: "nowhere" });
+  expect(refused.status).toBe(400);
+  expect(refused.body.error).toEqual(
+    expect.objectContaining({ key: "lang.poolnode.err_address", field: "address" }),
+  );
+  const next = await cli(chain.node, "getnewaddress");
+  const updated = await t.client.post<Reply>("/api/poolnode/update/address", { address: next });
+  expect(updated.body).toEqual({ status: 0, data: { pool_address: next } });
+  expect((await t.client.get<Reply>("/api/poolnode/project/config")).body.data).toEqual(
+    expect.objectContaining({ pool_address: next }),
+  );
+  const audit = JSON.stringify((await t.client.get("/api/audit?limit=50")).body);
+  expect(audit).toContain("pool-node address");
+  expect(audit).toContain(next);
+
+  // no restart: the pool keeps running and its next job pays the new address
+  const height = Number(await cli(chain.node, "getblockcount"));
+  const miner = TestMiner.start({
+    port: stratumPort,
+    user: poolAddress,
+    category: "scrypt",
+    hashesPerSecond: 200,
+  });
+  await untilAsync(async () => Number(await cli(chain.node, "getblockcount")) > height);
+  await miner.finish();
+  const block = JSON.parse(
+    await cli(chain.node, "getblock", await cli(chain.node, "getblockhash", String(height + 1)), "2"),
+  );
+  expect(block.tx[0].vout[0].scriptPubKey.addresses).toEqual([next]);
+});
+
 test("an activated node runs again after a restart; deactivating closes its port", async () => {
   await t.close(true);
   t = await startTestAppliance(t.dataDir);

@@ -297,3 +297,70 @@ test(
   },
   CHAIN_TEST_MS,
 );
+
+test("a request not yet decided can be cancelled, which frees its hold; any other is 409", async () => {
+  const [sub] = await get<Subaccount[]>("/api/poolnode/subaccount/configs");
+  const id = sub?.id as number;
+  const requested = await post<Withdrawal>("/api/poolnode/withdrawal/submit", {
+    subaccount_id: id,
+    amount: 300_000,
+    address: b,
+  });
+  expect((await get<{ balance: number }>(`/api/poolnode/withdrawal/can/apply?id=${id}`)).balance).toBe(0);
+  const cancelled = await post<Withdrawal>("/api/poolnode/withdrawal/cancel", { id: requested.body.data.id });
+  expect(cancelled.body.data).toEqual(expect.objectContaining({ state: "cancelled", amount: 300_000 }));
+  expect(await get<{ balance: number; held: number }>(`/api/poolnode/withdrawal/can/apply?id=${id}`)).toEqual(
+    expect.objectContaining({ balance: 300_000, held: 0 }),
+  );
+  expect(
+    (await get<Withdrawal[]>("/api/poolnode/withdrawal/logs")).some((w) => w.id === requested.body.data.id),
+  ).toBe(false);
+  expect((await post("/api/poolnode/withdrawal/cancel", { id: requested.body.data.id })).status).toBe(409);
+  const paid = (await get<Withdrawal[]>("/api/poolnode/withdrawal/logs")).find((w) => w.state === "paid");
+  const notRequested = await post("/api/poolnode/withdrawal/cancel", { id: paid?.id });
+  expect(notRequested.status).toBe(409);
+  expect(notRequested.body.error?.key).toBe("lang.poolnode.err_withdrawal_state");
+  const audit = JSON.stringify((await t.client.get("/api/audit?limit=50")).body);
+  expect(audit).toContain(`pool-node withdrawal ${requested.body.data.id}`);
+});
+
+test(
+  "a sub-account is deleted only once it holds nothing; its history keeps its name, its addresses are free",
+  async () => {
+    const [sub] = await get<Subaccount[]>("/api/poolnode/subaccount/configs");
+    const id = sub?.id as number;
+    const notEmpty = await post("/api/poolnode/subaccount/delete", { id });
+    expect(notEmpty.status).toBe(409);
+    expect(notEmpty.body.error).toEqual(
+      expect.objectContaining({
+        key: "lang.poolnode.err_subaccount_not_empty",
+        detail: "balance 300000, held 0",
+      }),
+    );
+    // the rest withdrawn and paid: nothing left, the sub-account can go
+    const last = await post<Withdrawal>("/api/poolnode/withdrawal/submit", {
+      subaccount_id: id,
+      amount: 300_000,
+      address: b,
+    });
+    expect((await post("/api/poolnode/withdrawal/approve", { id: last.body.data.id })).status).toBe(200);
+    await untilAsync(
+      async () =>
+        (await get<Withdrawal[]>("/api/poolnode/withdrawal/logs")).find((w) => w.id === last.body.data.id)
+          ?.state === "paid",
+    );
+    const deleted = await post("/api/poolnode/subaccount/delete", { id });
+    expect(deleted.body).toEqual({ status: 0, data: { id } });
+    expect(await get<Subaccount[]>("/api/poolnode/subaccount/configs")).toEqual([]);
+    expect((await get<{ name: string }[]>("/api/poolnode/withdrawal/logs")).map((w) => w.name)).toContain(
+      `farm (deleted #${id})`,
+    );
+    expect((await t.client.get(`/api/poolnode/withdrawal/can/apply?id=${id}`)).status).toBe(404);
+    expect((await post("/api/poolnode/subaccount/delete", { id })).status).toBe(404);
+    // its member and its name are free again
+    const again = await post<Subaccount>("/api/poolnode/subaccount/config", { name: "farm", addresses: [a] });
+    expect(again.body.data).toEqual(expect.objectContaining({ name: "farm", addresses: [a], balance: 0 }));
+    expect(again.body.data.id).not.toBe(id);
+  },
+  CHAIN_TEST_MS,
+);
