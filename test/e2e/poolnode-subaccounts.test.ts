@@ -4,7 +4,7 @@
  * its rebate set in place, a block found by two hand miners and matured; the page then shows the
  * rebate line and what the sub-account may withdraw — worked out here from the shares and the coinbase
  * value litecoin-cli reads. A withdrawal requested from the page, a second refused (its hold given
- * back), the first approved: the page shows it paid with the transaction the peer's wallet received,
+ * back), a third cancelled (it leaves the list, its hold given back), the first approved: the page shows it paid with the transaction the peer's wallet received,
  * for exactly its amount.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
@@ -107,6 +107,15 @@ test(
     const secondRow = withdrawals.locator(`tr[data-withdrawal="${second?.id}"]`);
     await secondRow.getByRole("button", { name: "Refuse" }).click();
     await secondRow.getByText(/^Refused, amount given back/).waitFor();
+    await row.locator('[data-field="balance"]').getByText(coins(200_000n)).waitFor();
+
+    // asked again and cancelled: it leaves the list and its hold is given back
+    await requestWithdrawal(row, "0.002", destination);
+    await row.locator('[data-field="balance"]').getByText(coins(0n)).waitFor();
+    const [third] = await withdrawalsApi();
+    const thirdRow = withdrawals.locator(`tr[data-withdrawal="${third?.id}"]`);
+    await thirdRow.getByRole("button", { name: "Cancel request" }).click();
+    await thirdRow.waitFor({ state: "detached" });
     await row.locator('[data-field="balance"]').getByText(coins(200_000n)).waitFor();
 
     // approved: paid at once with the next payout, whose transaction the page names

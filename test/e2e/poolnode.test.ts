@@ -1,15 +1,17 @@
 /**
  * The pool-node page in Chromium against the real server and a real litecoind in regtest: "not
  * activated" until the project is saved and activated in the page's form, then the running state with
- * the stratum port and the daemon's height, a block a hashing miner finds through it listed, the stored
- * project back in the form, and deactivation.
+ * the stratum port and the daemon's height, a block a hashing miner finds through it listed, a second
+ * stratum port added, edited and removed in the Ports section (a port the node already uses refused
+ * with the reason), an empty sub-account deleted, the stored project back in the form, and deactivation.
  */
-import { afterAll, beforeAll, test } from "bun:test";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
+import { HandMiner } from "../support/poolnode/hand-miner.ts";
 import { cli, RegtestPair } from "../support/poolnode/regtest.ts";
 import { untilAsync } from "../support/stratum/port-fixture.ts";
 import { TestMiner } from "../support/stratum/test-miner.ts";
-import { expectToast, freePort, launch, login, type Server, shot, startServer } from "./harness.ts";
+import { confirm, expectToast, freePort, launch, login, type Server, shot, startServer } from "./harness.ts";
 
 let chain: RegtestPair;
 let server: Server;
@@ -71,6 +73,62 @@ test("the page saves the project, activates the node, shows it running with its 
   await row.getByText("Immature: ").waitFor({ timeout: 60_000 });
   await row.getByText(String(height + 1), { exact: true }).waitFor();
   await shot(page, "poolnode-running");
+
+  // Ports: the project's port listening; a second port of the same pool added, edited, removed
+  const ports = page.getByTestId("poolnode-ports");
+  await ports
+    .locator(`tr[data-port="${stratumPort}"]`)
+    .getByText(/^Listening, \d+ connected$/)
+    .waitFor();
+  await ports.getByRole("button", { name: "Add pool-node port" }).click();
+  const dialog = page.getByTestId("add-node-port");
+  await dialog.locator('input[name="port"]').fill(String(stratumPort));
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await dialog
+    .getByRole("alert")
+    .getByText(
+      "Port creation failed: The appliance already uses this port: a proxy port, a pool-node port or the web console (pool-node port)",
+    )
+    .waitFor();
+  const extraPort = freePort();
+  await dialog.locator('input[name="port"]').fill(String(extraPort));
+  await dialog.locator('input[name="name"]').fill("hall 2");
+  await dialog.locator('input[name="difficulty"]').fill(String(2 ** -10));
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expectToast(page, `Port ${extraPort} created`);
+  const extraRow = ports.locator(`tr[data-port="${extraPort}"]`);
+  await extraRow.getByText("hall 2").waitFor();
+  await extraRow.getByText("Listening, 0 connected").waitFor();
+  // a miner on it is welcomed at the port's difficulty
+  const rig = await HandMiner.connect(extraPort, `${poolAddress}.hall2`);
+  expect(rig.difficulties()).toEqual([2 ** -10]);
+  await extraRow.getByRole("button", { name: "Edit" }).click();
+  const portForm = ports.getByTestId("pool-port-form");
+  await portForm.locator('input[name="difficulty"]').fill(String(2 ** -9));
+  await portForm.getByRole("button", { name: "Save" }).click();
+  await extraRow
+    .locator('[data-field="difficulty"]')
+    .getByText(String(2 ** -9))
+    .waitFor();
+  await extraRow.getByText("Listening, 1 connected").waitFor({ timeout: 20_000 });
+  await shot(page, "poolnode-ports");
+  await extraRow.getByRole("button", { name: "Delete" }).click();
+  await confirm(page);
+  await expectToast(page, `Port ${extraPort} removed`);
+  await extraRow.waitFor({ state: "detached" });
+  await untilAsync(async () => rig.closed);
+
+  // a sub-account with nothing to withdraw is deleted from the page
+  const subaccounts = page.getByTestId("poolnode-subaccounts");
+  await subaccounts.getByRole("button", { name: "New sub-account" }).click();
+  const subForm = subaccounts.getByTestId("subaccount-form");
+  await subForm.locator('input[name="name"]').fill("spare");
+  await subForm.locator('textarea[name="addresses"]').fill(await cli(chain.peer, "getnewaddress"));
+  await subForm.getByRole("button", { name: "Save" }).click();
+  const spare = subaccounts.locator('tr[data-subaccount="spare"]');
+  await spare.getByRole("button", { name: "Delete" }).click();
+  await confirm(page);
+  await spare.waitFor({ state: "detached" });
 
   // the stored project comes back into the form (once its GET has answered)
   await page.reload();

@@ -2,18 +2,51 @@ import { useState } from "preact/hooks";
 import { POOL_NODE_COINS } from "../../../appliance/catalog/currencies.ts";
 import { Field } from "../components/Field.tsx";
 import { Modal } from "../components/Modal.tsx";
-import { post } from "../lib/api.ts";
+import { ApiError, get, post } from "../lib/api.ts";
 import { t } from "../lib/i18n.ts";
 import { toast } from "../lib/toast.ts";
 import { BTN_GHOST, BTN_PRIMARY, INPUT } from "../lib/ui.ts";
+import { useFetch } from "../lib/useFetch.ts";
 import { validatePoolNodePort } from "../lib/validate/forms.ts";
 
-/** Add pool-node port: coin, port (1–65535) and area required; the body of spec §7. */
-export function AddNodePort({ onClose }: { onClose: () => void }) {
-  const [f, setF] = useState({ coin: "", port: "", area: "", name: "" });
+interface Endpoint {
+  coin: string;
+  id: number;
+  name: string;
+}
+
+/**
+ * Add pool-node port: coin, port (1–65535) and area (the node's endpoint) required; the body of spec
+ * §7, with the start difficulty (empty: the project's) and the connection cap.
+ */
+export function AddNodePort({
+  coin,
+  onClose,
+  onSaved,
+}: {
+  coin: string;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const [f, setF] = useState({
+    coin: `VA-${coin}`,
+    port: "",
+    area: "1",
+    name: "",
+    difficulty: "",
+    limit: "60000",
+  });
   const [err, setErr] = useState("");
+  const [endpoints] = useFetch(
+    () =>
+      get<{ status: number; data?: Endpoint[] }>("/api/poolnode/endpoints", { quiet: true }).then(
+        (r) => r.data ?? [],
+        (): Endpoint[] => [],
+      ),
+    [],
+  );
   const save = async () => {
-    if (validatePoolNodePort(f).length) {
+    if (validatePoolNodePort({ coin: f.coin, port: f.port, area: f.area }).length) {
       setErr(t("lang.poolnode.err_incomplete"));
       return;
     }
@@ -22,7 +55,7 @@ export function AddNodePort({ onClose }: { onClose: () => void }) {
       name: f.name,
       currency: f.coin,
       nc: 0,
-      limit_connections: 60000,
+      limit_connections: Number(f.limit),
       pool_address: f.area,
       connect_mode: 0,
       pool_address2: null,
@@ -34,13 +67,14 @@ export function AddNodePort({ onClose }: { onClose: () => void }) {
       protocol: 0,
       category: "poolnode",
       proxy_addr: "",
+      ...(f.difficulty.trim() === "" ? {} : { difficulty: Number(f.difficulty) }),
     };
     try {
       await post("/api/poolnode/port/new", body, { quiet: true });
-      toast("ok", t("poolnode.created"));
-      onClose();
-    } catch {
-      toast("err", t("poolnode.create_failed"));
+      toast("ok", t("poolnode.port_created", { port: f.port }));
+      onSaved();
+    } catch (e) {
+      setErr(e instanceof ApiError ? failure(e) : t("poolnode.create_failed"));
     }
   };
   return (
@@ -71,6 +105,7 @@ export function AddNodePort({ onClose }: { onClose: () => void }) {
         <Field label={t("port.port")}>
           <input
             class={INPUT}
+            name="port"
             type="number"
             min={1}
             max={65535}
@@ -79,11 +114,15 @@ export function AddNodePort({ onClose }: { onClose: () => void }) {
           />
         </Field>
         <Field label={t("poolnode.area")}>
-          <input class={INPUT} value={f.area} onInput={(e) => setF({ ...f, area: e.currentTarget.value })} />
+          <select class={INPUT} value={f.area} onChange={(e) => setF({ ...f, area: e.currentTarget.value })}>
+            {(endpoints ?? []).map((p) => (
+              <option key={p.id} value={String(p.id)}>
+                {p.name}
+              </option>
+            ))}
+          </select>
         </Field>
-        <Field label={t("port.name")}>
-          <input class={INPUT} value={f.name} onInput={(e) => setF({ ...f, name: e.currentTarget.value })} />
-        </Field>
+        <PortSettingsFields value={f} onChange={(v) => setF({ ...f, ...v })} />
         {err && (
           <p role="alert" class="text-sm text-bad">
             {err}
@@ -91,5 +130,57 @@ export function AddNodePort({ onClose }: { onClose: () => void }) {
         )}
       </div>
     </Modal>
+  );
+}
+
+/** Why a pool-node port was refused, as the operator reads it: the server's message and detail. */
+export const failure = (e: ApiError) =>
+  `${t("poolnode.create_failed")}: ${e.text}${e.body?.detail ? ` (${e.body.detail})` : ""}`;
+
+export interface PortSettings {
+  name: string;
+  difficulty: string;
+  limit: string;
+}
+
+/** A pool-node port's own settings as typed: remark, start difficulty (empty: the project's), cap. */
+export function PortSettingsFields({
+  value,
+  onChange,
+}: {
+  value: PortSettings;
+  onChange: (v: PortSettings) => void;
+}) {
+  return (
+    <>
+      <Field label={t("poolnode.port_remark")}>
+        <input
+          class={INPUT}
+          name="name"
+          value={value.name}
+          onInput={(e) => onChange({ ...value, name: e.currentTarget.value })}
+        />
+      </Field>
+      <Field label={t("poolnode.port_difficulty")}>
+        <input
+          class={INPUT}
+          name="difficulty"
+          inputMode="decimal"
+          value={value.difficulty}
+          onInput={(e) => onChange({ ...value, difficulty: e.currentTarget.value })}
+        />
+      </Field>
+      <Field label={t("poolnode.port_limit")}>
+        <input
+          class={INPUT}
+          name="limit_connections"
+          type="number"
+          min={1}
+          max={65535}
+          value={value.limit}
+          onInput={(e) => onChange({ ...value, limit: e.currentTarget.value })}
+        />
+      </Field>
+    </>
   );
 }

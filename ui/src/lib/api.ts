@@ -15,6 +15,8 @@ export interface ErrorBody {
   field?: string;
   row?: number;
   retry_after?: number;
+  /** what the server adds to the message (e.g. which use holds a port) */
+  detail?: string;
 }
 
 export class ApiError extends Error {

@@ -1,8 +1,9 @@
 import { useState } from "preact/hooks";
 import { post } from "../lib/api.ts";
+import { ask } from "../lib/confirm.ts";
 import { formatCoins } from "../lib/format.ts";
 import { t } from "../lib/i18n.ts";
-import { BTN_GHOST, BTN_PRIMARY, CARD, INPUT_BASE, TD, TH } from "../lib/ui.ts";
+import { BTN_DANGER, BTN_GHOST, BTN_PRIMARY, CARD, INPUT_BASE, TD, TH } from "../lib/ui.ts";
 import { percent, SubaccountForm } from "./SubaccountForm.tsx";
 import { WithdrawalForm } from "./WithdrawalForm.tsx";
 
@@ -19,7 +20,7 @@ export interface Subaccount {
 
 /**
  * The sub-accounts: their member addresses, rebate (set in place), what each may withdraw, holds and
- * has been paid; a new one, an edit, a withdrawal request. Changes go to the server, which checks the
+ * has been paid; a new one, an edit, a withdrawal request, a deletion (of one that holds nothing). Changes go to the server, which checks the
  * addresses with the daemon and asks for the password again.
  */
 export function PoolNodeSubaccounts({
@@ -40,6 +41,11 @@ export function PoolNodeSubaccounts({
       onChange,
       () => undefined,
     );
+  };
+  // the server refuses one that still has a balance or a request under way, and says so
+  const remove = async (s: Subaccount) => {
+    if (!(await ask(t("poolnode.subaccount_delete_confirm", { name: s.name }), true))) return;
+    await post("/api/poolnode/subaccount/delete", { id: s.id }).then(onChange, () => undefined);
   };
   return (
     <section class={`${CARD} space-y-2`} data-testid="poolnode-subaccounts">
@@ -103,6 +109,9 @@ export function PoolNodeSubaccounts({
                   </button>
                   <button type="button" class={BTN_GHOST} onClick={() => setWithdrawing(s)}>
                     {t("poolnode.withdraw")}
+                  </button>
+                  <button type="button" class={BTN_DANGER} onClick={() => remove(s)}>
+                    {t("common.delete")}
                   </button>
                 </td>
               </tr>

@@ -1,7 +1,7 @@
 import { post } from "../lib/api.ts";
 import { formatCoins, formatTime } from "../lib/format.ts";
 import { t } from "../lib/i18n.ts";
-import { BTN_DANGER, BTN_PRIMARY, CARD, TD, TH } from "../lib/ui.ts";
+import { BTN_DANGER, BTN_GHOST, BTN_PRIMARY, CARD, TD, TH } from "../lib/ui.ts";
 
 /** A withdrawal as GET /api/poolnode/withdrawal/logs gives it (amount in base units). */
 export interface Withdrawal {
@@ -30,7 +30,10 @@ function stateText(w: Withdrawal): string {
   }
 }
 
-/** The withdrawals, newest first; a requested one is approved (paid with the next payout) or refused. */
+/**
+ * The withdrawals, newest first; a requested one is approved (paid with the next payout), refused, or
+ * cancelled (it leaves the list; its amount is no longer held).
+ */
 export function PoolNodeWithdrawals({
   withdrawals,
   coin,
@@ -40,7 +43,7 @@ export function PoolNodeWithdrawals({
   coin: string;
   onChange: () => void;
 }) {
-  const decide = async (w: Withdrawal, verdict: "approve" | "refuse") => {
+  const decide = async (w: Withdrawal, verdict: "approve" | "refuse" | "cancel") => {
     await post(`/api/poolnode/withdrawal/${verdict}`, { id: w.id }).then(onChange, onChange);
   };
   return (
@@ -84,6 +87,9 @@ export function PoolNodeWithdrawals({
                       </button>
                       <button type="button" class={BTN_DANGER} onClick={() => decide(w, "refuse")}>
                         {t("poolnode.withdrawal_refuse")}
+                      </button>
+                      <button type="button" class={BTN_GHOST} onClick={() => decide(w, "cancel")}>
+                        {t("poolnode.withdrawal_cancel")}
                       </button>
                     </>
                   )}

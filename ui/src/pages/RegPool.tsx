@@ -1,11 +1,10 @@
-import { useState } from "preact/hooks";
-import { AddNodePort } from "../dialogs/AddNodePort.tsx";
 import { get } from "../lib/api.ts";
 import { t } from "../lib/i18n.ts";
-import { BTN_PRIMARY, CARD } from "../lib/ui.ts";
+import { CARD } from "../lib/ui.ts";
 import { useFetch } from "../lib/useFetch.ts";
 import { type FoundBlock, FoundBlocks } from "./FoundBlocks.tsx";
 import { PoolNodeLedger } from "./PoolNodeLedger.tsx";
+import { PoolNodePorts } from "./PoolNodePorts.tsx";
 import { PoolNodeProject } from "./PoolNodeProject.tsx";
 
 interface NodeInfo {
@@ -14,7 +13,7 @@ interface NodeInfo {
     state: "activated" | "running";
     error: string;
     projectPort: number;
-    config: { coin: string };
+    config: { coin: string; difficulty: number };
   };
 }
 
@@ -45,7 +44,6 @@ export function RegPool() {
     [running],
     REFRESH_MS,
   );
-  const [adding, setAdding] = useState(false);
   const node = info?.status === 0 ? info.data : undefined;
   const chain = sync?.data?.chain;
   return (
@@ -78,13 +76,12 @@ export function RegPool() {
         )}
         <p class="mt-2 text-sm text-mute">{t("poolnode.help")}</p>
       </section>
+      {node !== undefined && (
+        <PoolNodePorts coin={node.config.coin} projectDifficulty={node.config.difficulty} />
+      )}
       {running && sync?.data?.blocks && <FoundBlocks blocks={sync.data.blocks} />}
       {node !== undefined && <PoolNodeLedger coin={node.config.coin} />}
       <PoolNodeProject active={node !== undefined} onChange={reload} />
-      <button type="button" class={BTN_PRIMARY} onClick={() => setAdding(true)}>
-        + {t("poolnode.add_port")}
-      </button>
-      {adding && <AddNodePort onClose={() => setAdding(false)} />}
     </div>
   );
 }
