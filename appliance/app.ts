@@ -22,6 +22,7 @@ import { BlacklistStore } from "./store/blacklists.ts";
 import { openDatabase, openLogConnection } from "./store/db.ts";
 import { FavouriteStore } from "./store/favourites.ts";
 import { LogStore } from "./store/logs.ts";
+import { PoolGroupPortStore } from "./store/poolnode-group-ports.ts";
 import { PoolLedgerStore } from "./store/poolnode-ledger.ts";
 import { PoolPortStore } from "./store/poolnode-ports.ts";
 import { PoolSubaccountStore } from "./store/poolnode-subaccounts.ts";
@@ -41,6 +42,8 @@ export interface Foundation {
   blacklists: BlacklistStore;
   logs: LogStore;
   remotes: RemoteClientStore;
+  /** pool-node ports pushed to group members (on the node) and made by a node (on a member) */
+  groupPorts: PoolGroupPortStore;
   ratios: RatioStore;
   favourites: FavouriteStore;
   admin: AdminStore;
@@ -66,6 +69,7 @@ export function openFoundation(config: Config, clock: () => number = Date.now): 
     blacklists: new BlacklistStore(db),
     logs: new LogStore(openLogConnection(config.dataDir)),
     remotes: new RemoteClientStore(db),
+    groupPorts: new PoolGroupPortStore(db),
     ratios: new RatioStore(db),
     favourites: new FavouriteStore(db),
     admin,

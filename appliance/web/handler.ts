@@ -80,7 +80,7 @@ async function dispatch(
   if (!m.route.public) {
     const who = credentialOf(app, req);
     if (who === null) return new ApiError(401, "lang.err.unauthorized").toResponse();
-    if (who.kind !== "admin" && m.route.scope !== who.kind) {
+    if (who.kind !== "admin" && m.route.scope !== who.kind && !(await scopedFor(app, m, who.kind, req))) {
       // a machine token used outside its scope is what a stolen token looks like: say so in the log
       app.logs.add("operation", `refused: the ${who.kind} token may not call ${req.method} ${path}`, address);
       auditRefusal(app, who, address, action, `the ${who.kind} token may not call this route`);
@@ -121,6 +121,18 @@ async function dispatch(
     );
     return new ApiError(500, "lang.err.fatal").toResponse();
   }
+}
+
+/** Whether a machine credential may make this one request of a route outside its scope. */
+async function scopedFor(
+  app: AppContext,
+  m: NonNullable<ReturnType<Router["match"]>>,
+  scope: string,
+  req: Request,
+): Promise<boolean> {
+  const when = m.route.scopeWhen;
+  if (when === undefined || when.scope !== scope) return false;
+  return await when.allows({ req: req.clone(), params: m.params, app });
 }
 
 const COMPRESS_FROM = 8 * 1024;

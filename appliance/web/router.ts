@@ -33,6 +33,15 @@ export interface Route {
    */
   scope?: MachineScope;
   /**
+   * A machine credential that may call this route for some requests only: the group-control token
+   * may create and delete pool-node ports (docs/pool-node.md "Group control") and no other port.
+   * `allows` reads the request (a clone of it) without consuming it.
+   */
+  scopeWhen?: {
+    scope: MachineScope;
+    allows(r: { req: Request; params: Record<string, string>; app: AppContext }): boolean | Promise<boolean>;
+  };
+  /**
    * Changes pools, wallets, ratios, the account, tokens, the route, the web port or the release: an
    * admin session may call it only within REAUTH_WINDOW_MS of proving its password (web/handler.ts).
    */

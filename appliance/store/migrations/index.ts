@@ -10,6 +10,7 @@ import { remoteLastSeenSchema } from "./009-remote-last-seen.ts";
 import { poolNodeLedgerSchema } from "./010-poolnode-ledger.ts";
 import { poolNodeSubaccountsSchema } from "./011-poolnode-subaccounts.ts";
 import { poolNodePortsSchema } from "./012-poolnode-ports.ts";
+import { poolNodeGroupPortsSchema } from "./013-poolnode-group-ports.ts";
 
 export interface Migration {
   version: number;
@@ -30,4 +31,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 10, sql: poolNodeLedgerSchema },
   { version: 11, sql: poolNodeSubaccountsSchema },
   { version: 12, sql: poolNodePortsSchema },
+  { version: 13, sql: poolNodeGroupPortsSchema },
 ];

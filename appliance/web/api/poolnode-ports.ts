@@ -5,6 +5,7 @@
  * port number the appliance already uses anywhere is refused before anything is stored.
  */
 import { z } from "zod";
+import { pushPort, unpushPort } from "../../ops/group/pool-port-push.ts";
 import type { PoolPortInput } from "../../store/poolnode-ports.ts";
 import type { AppContext } from "../app-context.ts";
 import { audit } from "../audit.ts";
@@ -33,6 +34,10 @@ const newPortBody = z.object({
   /** the pool's listener speaks plain stratum over TCP */
   protocol: z.literal(0, KEY).default(0),
   category: z.literal("poolnode", KEY).default("poolnode"),
+  /** the node's address as the group members reach it (spec: the custom display address); absent: the console's */
+  proxy_addr: z.string(KEY).trim().max(253, KEY).default(""),
+  /** Pithead's: the port number members listen on; absent: the same as the node's */
+  member_port: portNumber.optional(),
 });
 const extraBody = z.object(settings);
 const portParam = z.object({ port: z.coerce.number(KEY).pipe(portNumber) });
@@ -98,7 +103,37 @@ async function createPort(r: RequestInfo) {
     });
   }
   audit(r, `pool-node port ${saved.port}`, null, described(saved));
-  return saved;
+  const pushed = await pushToMembers(r, saved, body);
+  return { ...saved, pushed };
+}
+
+/** Every member gets a proxy port whose pool is this port (spec §8), with no fee wallet. */
+async function pushToMembers(r: RequestInfo, saved: PoolPortInput, body: z.infer<typeof newPortBody>) {
+  const coin = r.app.poolNode.project()?.coin ?? "";
+  const host = body.proxy_addr === "" ? r.url.hostname : body.proxy_addr;
+  const memberPort = {
+    port: body.member_port ?? saved.port,
+    name: saved.name === "" ? `pool node ${saved.port}` : saved.name,
+    currency: coin,
+    category: "poolnode",
+    limit_connections: saved.limit_connections,
+    pool_address: `${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${saved.port}`,
+    connect_mode: 0,
+    mode: 0,
+    protocol: 0,
+    status: 1,
+    wallets: [{ addr: "", device: "", pool_address: "", ratio: 0 }],
+  };
+  const results = await pushPort(r.app, saved.port, memberPort);
+  for (const p of results) {
+    const c = r.app.remotes.get(p.remote);
+    audit(r, `group-control client ${p.remote} (${c?.address ?? ""})`, null, {
+      call: "POST /api/port/new",
+      port: memberPort.port,
+      result: p.error ?? `port ${p.id}`,
+    });
+  }
+  return results;
 }
 
 async function updateExtra(r: RequestInfo) {
@@ -112,9 +147,16 @@ async function updateExtra(r: RequestInfo) {
 
 async function removeExtra(r: RequestInfo) {
   const before = extraOf(r);
+  // the members' ports first: forgetting the port forgets where it was pushed
+  const removed = await unpushPort(r.app, before.port);
+  for (const p of removed)
+    audit(r, `group-control client ${p.remote}`, null, {
+      call: `DELETE /api/port/${p.id}`,
+      result: p.error ?? "removed",
+    });
   await r.app.poolNode.removePort(before.port);
   audit(r, `pool-node port ${before.port}`, described(before), null);
-  return { port: before.port };
+  return { port: before.port, removed };
 }
 
 export const poolNodePortRoutes: Route[] = [

@@ -59,6 +59,18 @@ async function createPort(r: RequestInfo, body: unknown): Promise<number> {
   return id;
 }
 
+/**
+ * A port a pool node pushes to its group members (spec §7's `category: "poolnode"`); the catalogue's
+ * category of its coin is what is stored, the pool-node origin is kept beside it (groupPorts).
+ */
+const isPoolNodePort = (body: unknown): boolean =>
+  typeof body === "object" && body !== null && (body as { category?: unknown }).category === "poolnode";
+
+const hasFeeRatio = (body: unknown): boolean => {
+  const wallets = (body as { wallets?: unknown }).wallets;
+  return Array.isArray(wallets) && wallets.some((w) => Number((w as { ratio?: unknown })?.ratio ?? 0) !== 0);
+};
+
 const batchBody = z.object({
   action: z.enum(["start", "stop", "delete"], "lang.err.params"),
   ids: z.array(z.number().int()).min(1, "lang.err.params").max(5000, "lang.err.params"),
@@ -105,7 +117,17 @@ export const portRoutes: Route[] = [
     method: "POST",
     path: "/api/port/new",
     reauth: true,
-    handler: async (r) => Response.json({ id: await createPort(r, await readJson(r.req)) }),
+    scopeWhen: { scope: "control", allows: ({ req }) => req.json().then(isPoolNodePort, () => false) },
+    handler: async (r) => {
+      const body = await readJson(r.req);
+      if (!isPoolNodePort(body)) return Response.json({ id: await createPort(r, body) });
+      // a pool node's port sends its miners to the node and nowhere else: no fee wallet takes a part
+      if (r.credential.kind === "control" && hasFeeRatio(body))
+        throw new ApiError(403, "lang.err.scope", { field: "wallets" });
+      const id = await createPort(r, body);
+      r.app.groupPorts.markMemberPort(id, Date.now());
+      return Response.json({ id });
+    },
   },
   {
     method: "POST",
@@ -165,6 +187,10 @@ export const portRoutes: Route[] = [
   {
     method: "DELETE",
     path: "/api/port/:id",
+    scopeWhen: {
+      scope: "control",
+      allows: ({ app, params }) => app.groupPorts.isMemberPort(Number(params.id)),
+    },
     handler: async (r) => {
       await act(r, "delete", portOr404(r.app, r.params.id));
       return Response.json({ ok: true });

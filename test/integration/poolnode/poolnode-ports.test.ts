@@ -268,8 +268,10 @@ test("the extra port listens again after a restart; removed, it closes and is fo
   miners.push(miner);
   expect(miner.difficulties()).toEqual([D / 4]);
 
-  const removed = await t.client.del<Reply<{ port: number }>>(`/api/poolnode/extra/${extraPort}`);
-  expect(removed.body).toEqual({ status: 0, data: { port: extraPort } });
+  const removed = await t.client.del<Reply<{ port: number; removed: unknown[] }>>(
+    `/api/poolnode/extra/${extraPort}`,
+  );
+  expect(removed.body).toEqual({ status: 0, data: { port: extraPort, removed: [] } });
   await until(() => miner.closed);
   expect(await connects(extraPort)).toBe(false);
   expect((await get<PortView[]>("/api/poolnode/ports")).map((p) => p.port)).toEqual([stratumPort]);
