@@ -18,6 +18,7 @@ import { type BlockchainInfo, DaemonCalls } from "./daemon/calls.ts";
 import { DaemonRpc } from "./daemon/rpc-client.ts";
 import type { BlockStatus } from "./pool/block-tracker.ts";
 import { PoolNode, type PoolPortOptions } from "./pool/pool-node.ts";
+import { MAX_CONNECTIONS } from "./pool/stratum-server.ts";
 import type { VardiffOptions } from "./pool/vardiff.ts";
 import { daemonEndpoint, PROJECT_SETTING, type Project, readProject, type StoredProject } from "./project.ts";
 
@@ -248,7 +249,7 @@ export class PoolNodeService {
         project: true,
         name: "",
         difficulty: p.difficulty,
-        limit_connections: 60_000,
+        limit_connections: MAX_CONNECTIONS,
         ...view(p.stratum_port),
       },
       ...this.extraPorts.list().map((e) => ({

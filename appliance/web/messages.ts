@@ -112,13 +112,12 @@ export const MESSAGES = {
   "lang.poolnode.err_balance": "The amount exceeds what the sub-account may withdraw now",
   "lang.poolnode.err_withdrawal_state": "No such withdrawal, or it was already approved or refused",
   "lang.poolnode.err_port_config":
-    "Pool-node port check failed: a port from 1 to 65534, this node's coin and endpoint, TCP, a start difficulty above 0, a remark of at most 64 characters, max connections from 1 to 65535",
+    "Pool-node port check failed: port 1 to 65534, this node's coin and endpoint, TCP, difficulty above 0, remark up to 64 characters, 1 to 65535 connections",
   "lang.poolnode.err_port_in_use":
     "The appliance already uses this port: a proxy port, a pool-node port or the web console",
   "lang.poolnode.err_no_port": "No such pool-node port",
   "lang.poolnode.err_project_port": "The project's stratum port is changed in the project settings, not here",
-  "lang.poolnode.err_subaccount_not_empty":
-    "The sub-account still has a balance or a withdrawal under way; it can be deleted once both are 0",
+  "lang.poolnode.err_subaccount_not_empty": "The sub-account still has a balance or a withdrawal under way",
   "lang.proxy.err_poolnode_port": "The pool node already uses this port number",
   "lang.remote.err_required": "All three configurations are mandatory",
   "lang.remote.err_address": "The access address must start with https://",

@@ -56,7 +56,8 @@ export interface StratumOptions {
 }
 
 const LOGIN_TIMEOUT_MS = 30_000;
-const MAX_CONNECTIONS = 60_000;
+/** spec §9: a pool-node port takes 60,000 connections unless set otherwise */
+export const MAX_CONNECTIONS = 60_000;
 
 interface Session {
   socket: Socket<Session>;

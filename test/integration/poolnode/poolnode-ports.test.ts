@@ -238,6 +238,20 @@ test("extra/{port} reads and changes the port's settings; the next connections g
   expect(ownPort.body.error?.key).toBe("lang.poolnode.err_project_port");
   expect((await t.client.get(`/api/poolnode/extra/${freePort()}`)).status).toBe(404);
   expect(await get("/api/poolnode/endpoints")).toEqual([{ coin: "LTC", id: 1, name: "LTC daemon" }]);
+  // nor may the project's stratum port move onto it
+  const project = await get<Record<string, unknown>>("/api/poolnode/project/config");
+  const moved = await post("/api/poolnode/project/config", {
+    ...project,
+    rpc_password: "",
+    stratum_port: extraPort,
+  });
+  expect(moved.status).toBe(409);
+  expect(moved.body.error).toEqual(
+    expect.objectContaining({ key: "lang.poolnode.err_port_in_use", field: "stratum_port" }),
+  );
+  expect((await get<{ stratum_port: number }>("/api/poolnode/project/config")).stratum_port).toBe(
+    stratumPort,
+  );
 
   const audit = JSON.stringify((await t.client.get("/api/audit?limit=50")).body);
   expect(audit).toContain(`pool-node port ${extraPort}`);

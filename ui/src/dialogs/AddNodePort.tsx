@@ -9,6 +9,12 @@ import { BTN_GHOST, BTN_PRIMARY, INPUT } from "../lib/ui.ts";
 import { useFetch } from "../lib/useFetch.ts";
 import { validatePoolNodePort } from "../lib/validate/forms.ts";
 
+/** A group member's answer to the push of the new port (docs/pool-node.md "Group control"). */
+interface Pushed {
+  remark: string;
+  error?: string;
+}
+
 interface Endpoint {
   coin: string;
   id: number;
@@ -29,6 +35,7 @@ export function AddNodePort({
   onSaved: () => void;
 }) {
   const [f, setF] = useState({
+    proxyAddr: "",
     coin: `VA-${coin}`,
     port: "",
     area: "1",
@@ -66,12 +73,18 @@ export function AddNodePort({
       wallets: [],
       protocol: 0,
       category: "poolnode",
-      proxy_addr: "",
+      proxy_addr: f.proxyAddr,
       ...(f.difficulty.trim() === "" ? {} : { difficulty: Number(f.difficulty) }),
     };
     try {
-      await post("/api/poolnode/port/new", body, { quiet: true });
-      toast("ok", t("poolnode.port_created", { port: f.port }));
+      const created = await post<{ data: { pushed: Pushed[] } }>("/api/poolnode/port/new", body, {
+        quiet: true,
+      });
+      const pushed = created.data.pushed;
+      toast("ok", t(pushed.length > 0 ? "poolnode.created" : "poolnode.port_created", { port: f.port }));
+      // the port exists here either way; a member that refused it is named with its reason
+      for (const p of pushed)
+        if (p.error !== undefined) toast("err", `${t("poolnode.create_failed")}: ${p.remark}`, t(p.error));
       onSaved();
     } catch (e) {
       setErr(e instanceof ApiError ? failure(e) : t("poolnode.create_failed"));
@@ -123,6 +136,14 @@ export function AddNodePort({
           </select>
         </Field>
         <PortSettingsFields value={f} onChange={(v) => setF({ ...f, ...v })} />
+        <Field label={t("poolnode.proxy_addr")}>
+          <input
+            class={INPUT}
+            name="proxy_addr"
+            value={f.proxyAddr}
+            onInput={(e) => setF({ ...f, proxyAddr: e.currentTarget.value })}
+          />
+        </Field>
         {err && (
           <p role="alert" class="text-sm text-bad">
             {err}
