@@ -939,11 +939,19 @@ describe("settings and dialogs", () => {
     await r.waitFor({ state: "detached" });
   });
 
-  test("pool node: add port needs complete information", async () => {
+  test("pool node: add port needs complete information, and an activated node", async () => {
     await page.getByRole("link", { name: "Pool node" }).click();
     await page.getByRole("button", { name: "Add pool-node port" }).click();
     await page.getByTestId("add-node-port").getByRole("button", { name: "Save" }).click();
     await page.getByTestId("add-node-port").getByText("Please fill in complete information").waitFor();
+    // complete, it reaches the server, which answers status 4 while the node is not activated (spec §8)
+    await page.getByTestId("add-node-port").locator("select").first().selectOption("VA-LTC");
+    await page.getByTestId("add-node-port").locator('input[name="port"]').fill(String(freePort()));
+    await page.getByTestId("add-node-port").getByRole("button", { name: "Save" }).click();
+    await page
+      .getByTestId("add-node-port")
+      .getByText("The node is not activated, please activate first")
+      .waitFor();
     await closeModal("add-node-port");
   });
 });

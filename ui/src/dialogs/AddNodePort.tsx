@@ -36,7 +36,7 @@ export function AddNodePort({
 }) {
   const [f, setF] = useState({
     proxyAddr: "",
-    coin: `VA-${coin}`,
+    coin: coin === "" ? "" : `VA-${coin}`,
     port: "",
     area: "1",
     name: "",
@@ -77,9 +77,15 @@ export function AddNodePort({
       ...(f.difficulty.trim() === "" ? {} : { difficulty: Number(f.difficulty) }),
     };
     try {
-      const created = await post<{ data: { pushed: Pushed[] } }>("/api/poolnode/port/new", body, {
-        quiet: true,
-      });
+      const created = await post<{ status: number; data?: { pushed: Pushed[] } }>(
+        "/api/poolnode/port/new",
+        body,
+        { quiet: true },
+      );
+      if (created.status !== 0 || created.data === undefined) {
+        setErr(t("poolnode.not_active"));
+        return;
+      }
       const pushed = created.data.pushed;
       toast("ok", t(pushed.length > 0 ? "poolnode.created" : "poolnode.port_created", { port: f.port }));
       // the port exists here either way; a member that refused it is named with its reason

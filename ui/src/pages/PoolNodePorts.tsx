@@ -37,13 +37,24 @@ function stateText(p: PoolPort): string {
  * listeners of the same pool, with their miners; an extra one is added, edited (remark, start
  * difficulty, connection cap for the next connections) or removed (its miners are disconnected).
  */
-export function PoolNodePorts({ coin, projectDifficulty }: { coin: string; projectDifficulty: number }) {
+export function PoolNodePorts({
+  active,
+  coin,
+  projectDifficulty,
+}: {
+  /** not activated: no ports to list; adding one is answered "not activated" (spec §8) */
+  active: boolean;
+  coin: string;
+  projectDifficulty: number;
+}) {
   const [ports, reload] = useFetch(
     () =>
-      get<{ status: number; data?: PoolPort[] }>("/api/poolnode/ports", { quiet: true }).then(
-        (r) => r.data ?? [],
-      ),
-    [],
+      active
+        ? get<{ status: number; data?: PoolPort[] }>("/api/poolnode/ports", { quiet: true }).then(
+            (r) => r.data ?? [],
+          )
+        : Promise.resolve<PoolPort[]>([]),
+    [active],
     REFRESH_MS,
   );
   const [adding, setAdding] = useState(false);
@@ -86,45 +97,47 @@ export function PoolNodePorts({ coin, projectDifficulty }: { coin: string; proje
           + {t("poolnode.add_port")}
         </button>
       </div>
-      <table class="w-full text-sm">
-        <thead>
-          <tr>
-            <th class={TH}>{t("port.port")}</th>
-            <th class={TH}>{t("poolnode.port_remark")}</th>
-            <th class={TH}>{t("poolnode.port_difficulty")}</th>
-            <th class={TH}>{t("poolnode.port_limit")}</th>
-            <th class={TH}>{t("poolnode.block_status")}</th>
-            <th class={TH} />
-          </tr>
-        </thead>
-        <tbody>
-          {(ports ?? []).map((p) => (
-            <tr key={p.port} data-port={p.port}>
-              <td class={TD}>{p.port}</td>
-              <td class={TD}>{p.project ? t("poolnode.port_project") : p.name}</td>
-              <td class={TD} data-field="difficulty">
-                {p.difficulty ?? projectDifficulty}
-              </td>
-              <td class={TD}>{p.limit_connections}</td>
-              <td class={TD} data-field="state">
-                {stateText(p)}
-              </td>
-              <td class={`${TD} space-x-1`}>
-                {!p.project && (
-                  <>
-                    <button type="button" class={BTN_GHOST} onClick={() => edit(p)}>
-                      {t("common.edit")}
-                    </button>
-                    <button type="button" class={BTN_DANGER} onClick={() => remove(p)}>
-                      {t("common.delete")}
-                    </button>
-                  </>
-                )}
-              </td>
+      {active && (
+        <table class="w-full text-sm">
+          <thead>
+            <tr>
+              <th class={TH}>{t("port.port")}</th>
+              <th class={TH}>{t("poolnode.port_remark")}</th>
+              <th class={TH}>{t("poolnode.port_difficulty")}</th>
+              <th class={TH}>{t("poolnode.port_limit")}</th>
+              <th class={TH}>{t("poolnode.block_status")}</th>
+              <th class={TH} />
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {(ports ?? []).map((p) => (
+              <tr key={p.port} data-port={p.port}>
+                <td class={TD}>{p.port}</td>
+                <td class={TD}>{p.project ? t("poolnode.port_project") : p.name}</td>
+                <td class={TD} data-field="difficulty">
+                  {p.difficulty ?? projectDifficulty}
+                </td>
+                <td class={TD}>{p.limit_connections}</td>
+                <td class={TD} data-field="state">
+                  {stateText(p)}
+                </td>
+                <td class={`${TD} space-x-1`}>
+                  {!p.project && (
+                    <>
+                      <button type="button" class={BTN_GHOST} onClick={() => edit(p)}>
+                        {t("common.edit")}
+                      </button>
+                      <button type="button" class={BTN_DANGER} onClick={() => remove(p)}>
+                        {t("common.delete")}
+                      </button>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       {editing !== null && (
         <form
           class="space-y-2 border-t border-line pt-2"

@@ -76,9 +76,11 @@ export function RegPool() {
         )}
         <p class="mt-2 text-sm text-mute">{t("poolnode.help")}</p>
       </section>
-      {node !== undefined && (
-        <PoolNodePorts coin={node.config.coin} projectDifficulty={node.config.difficulty} />
-      )}
+      <PoolNodePorts
+        active={node !== undefined}
+        coin={node?.config.coin ?? ""}
+        projectDifficulty={node?.config.difficulty ?? 0}
+      />
       {running && sync?.data?.blocks && <FoundBlocks blocks={sync.data.blocks} />}
       {node !== undefined && <PoolNodeLedger coin={node.config.coin} />}
       <PoolNodeProject active={node !== undefined} onChange={reload} />
