@@ -3,24 +3,29 @@
  * activated" until the project is saved and activated in the page's form, then the running state with
  * the stratum port and the daemon's height, a block a hashing miner finds through it listed, a second
  * stratum port added, edited and removed in the Ports section (a port the node already uses refused
- * with the reason), an empty sub-account deleted, the stored project back in the form, and deactivation.
+ * with the reason; pushed to a second appliance under this node's group control, which refuses it —
+ * on the same host the number is taken — and the page says so), an empty sub-account deleted, the stored project back in the form, and deactivation.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
+import { Client } from "../support/appliance.ts";
 import { HandMiner } from "../support/poolnode/hand-miner.ts";
 import { cli, RegtestPair } from "../support/poolnode/regtest.ts";
 import { untilAsync } from "../support/stratum/port-fixture.ts";
 import { TestMiner } from "../support/stratum/test-miner.ts";
+import { servedFingerprint } from "../support/tls-peer.ts";
 import { confirm, expectToast, freePort, launch, login, type Server, shot, startServer } from "./harness.ts";
 
 let chain: RegtestPair;
 let server: Server;
+/** a second appliance this node controls in group control */
+let member: Server;
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
   chain = await RegtestPair.start();
-  server = await startServer();
+  [server, member] = await Promise.all([startServer(), startServer()]);
   browser = await launch();
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   page.setDefaultTimeout(15_000);
@@ -29,6 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  await member?.stop();
   await chain?.stop();
 });
 
@@ -90,12 +96,16 @@ test("the page saves the project, activates the node, shows it running with its 
       "Port creation failed: The appliance already uses this port: a proxy port, a pool-node port or the web console (pool-node port)",
     )
     .waitFor();
+  // the member, on this same host, cannot listen on the same number: the page names it and why
+  await controlMember();
   const extraPort = freePort();
   await dialog.locator('input[name="port"]').fill(String(extraPort));
+  await dialog.locator('input[name="proxy_addr"]').fill("127.0.0.1");
   await dialog.locator('input[name="name"]').fill("hall 2");
   await dialog.locator('input[name="difficulty"]').fill(String(2 ** -10));
   await dialog.getByRole("button", { name: "Save" }).click();
   await expectToast(page, `Port ${extraPort} created`);
+  await expectToast(page, "Port creation failed: rack 1");
   const extraRow = ports.locator(`tr[data-port="${extraPort}"]`);
   await extraRow.getByText("hall 2").waitFor();
   await extraRow.getByText("Listening, 0 connected").waitFor();
@@ -139,3 +149,19 @@ test("the page saves the project, activates the node, shows it running with its 
   await form.getByRole("button", { name: "Deactivate" }).click();
   await state.getByText("The node is not activated, please activate first").waitFor();
 });
+
+/** Registers `member` as a remote of the node, by API, with its token and its pinned certificate. */
+async function controlMember(): Promise<void> {
+  const memberApi = new Client(member.url);
+  expect((await memberApi.login("admin", member.password())).status).toBe(200);
+  const token = (await memberApi.get<{ token: string }>("/api/remote/token")).body.token;
+  const nodeApi = new Client(server.url);
+  expect((await nodeApi.login("admin", server.password())).status).toBe(200);
+  const registered = await nodeApi.post("/api/remote/new", {
+    address: member.httpsUrl,
+    token,
+    remark: "rack 1",
+    fingerprint: await servedFingerprint(member.httpsUrl),
+  });
+  expect(registered.status).toBe(200);
+}

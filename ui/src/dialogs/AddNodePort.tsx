@@ -87,7 +87,9 @@ export function AddNodePort({
         return;
       }
       const pushed = created.data.pushed;
-      toast("ok", t(pushed.length > 0 ? "poolnode.created" : "poolnode.port_created", { port: f.port }));
+      // spec §8's "all servers under this node get the port" only when every one of them did
+      const everyMember = pushed.length > 0 && pushed.every((p) => p.error === undefined);
+      toast("ok", t(everyMember ? "poolnode.created" : "poolnode.port_created", { port: f.port }));
       // the port exists here either way; a member that refused it is named with its reason
       for (const p of pushed)
         if (p.error !== undefined) toast("err", `${t("poolnode.create_failed")}: ${p.remark}`, t(p.error));
