@@ -7,6 +7,7 @@
  * restart and goes away when removed. Changing them asks for the password again after 5 minutes.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { PoolPortView as PortView } from "../../../appliance/poolnode/service.ts";
 import { freePort, portBody, startTestAppliance, type TestAppliance } from "../../support/appliance.ts";
 import { HandMiner } from "../../support/poolnode/hand-miner.ts";
 import { submitPlan } from "../../support/poolnode/pplns-plan.ts";
@@ -31,15 +32,6 @@ interface Reply<T> {
   status: number;
   data: T;
   error?: { key: string; field?: string; detail?: string };
-}
-interface PortView {
-  port: number;
-  project: boolean;
-  name: string;
-  difficulty: number | null;
-  limit_connections: number;
-  listening: boolean;
-  connections: number;
 }
 
 const get = async <T>(path: string): Promise<T> => (await t.client.get<Reply<T>>(path)).body.data;

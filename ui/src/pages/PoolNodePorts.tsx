@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import type { PoolPortView as PoolPort } from "../../../appliance/poolnode/service.ts";
 import { AddNodePort, failure, type PortSettings, PortSettingsFields } from "../dialogs/AddNodePort.tsx";
 import { ApiError, del, get, post } from "../lib/api.ts";
 import { ask } from "../lib/confirm.ts";
@@ -6,18 +7,6 @@ import { t } from "../lib/i18n.ts";
 import { toast } from "../lib/toast.ts";
 import { BTN_DANGER, BTN_GHOST, BTN_PRIMARY, CARD, TD, TH } from "../lib/ui.ts";
 import { useFetch } from "../lib/useFetch.ts";
-
-/** A port as GET /api/poolnode/ports gives it. */
-interface PoolPort {
-  port: number;
-  project: boolean;
-  name: string;
-  difficulty: number | null;
-  limit_connections: number;
-  listening: boolean;
-  connections: number;
-  error: string | null;
-}
 
 const REFRESH_MS = 10_000;
 
