@@ -42,6 +42,13 @@ export class Roster<K extends string, T extends Record<K, number>> {
     return true;
   }
 
+  /** How many members `test` holds for, without the copy iteration makes (statistics ask often). */
+  count(test: (item: T) => boolean): number {
+    let n = 0;
+    for (const item of this.items) if (test(item)) n++;
+    return n;
+  }
+
   [Symbol.iterator](): Iterator<T> {
     return this.items.slice()[Symbol.iterator]();
   }

@@ -56,6 +56,7 @@ export interface Login {
 
 /** Distinct once-only log messages remembered per port (a bound, not an expected count). */
 const MAX_LOGGED_ONCE = 1024;
+const isAuthorized = (m: { state: string }): boolean => m.state === "authorized";
 
 export abstract class LaneRuntime<M extends BookMiner<L>, L extends BookLane, S extends SharedLanes<L, M>>
   extends PortView
@@ -121,9 +122,7 @@ export abstract class LaneRuntime<M extends BookMiner<L>, L extends BookLane, S 
   }
 
   get online(): number {
-    let n = 0;
-    for (const m of this.miners) if (m.state === "authorized") n++;
-    return n;
+    return this.miners.count(isAuthorized);
   }
 
   get connected(): number {

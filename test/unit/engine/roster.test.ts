@@ -29,6 +29,14 @@ describe("Roster", () => {
     expect(names(r)).toEqual(["b"]);
   });
 
+  test("counts the members a test holds for, and only the current members", () => {
+    const r = new Roster<"at", Member>("at");
+    const all = ["a1", "b", "a2", "a3"].map(member);
+    for (const m of all) r.add(m);
+    r.delete(all[3] as Member);
+    expect(r.count((m) => m.name.startsWith("a"))).toBe(2);
+  });
+
   test("a member of one roster is not a member of another with the same field", () => {
     const r1 = new Roster<"at", Member>("at");
     const r2 = new Roster<"at", Member>("at");
