@@ -31,6 +31,9 @@ POST /api/poolnode/subaccount/config
 POST /api/poolnode/subaccount/rebate
 POST /api/poolnode/withdrawal/submit
 POST /api/poolnode/withdrawal/approve
+POST /api/poolnode/port/new
+POST /api/poolnode/extra/:port
+POST /api/poolnode/update/address
 `
   .trim()
   .split("\n")
