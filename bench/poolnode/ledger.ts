@@ -5,12 +5,13 @@
  * one sum over a window), pruning — with a window of WINDOW_SHARES shares from ADDRESSES addresses.
  * The credit is measured twice, as the stall it puts on the pool's event loop (the longest gap a 1 ms
  * timer sees, which is how long a share's answer would wait): summed on this thread, and as the pool
- * node does it, summed in a worker with its own connection and only written here.
+ * node does it, summed in a worker with its own connection and only written here; and so is
+ * address/info's part of the current window for one address.
  *
  *   node_modules/.bin/bun bench/poolnode/ledger.ts [shares]
  */
 import { rmSync } from "node:fs";
-import { PoolLedger, PRUNE_SLICE } from "../../appliance/poolnode/accounting/ledger.ts";
+import { addressWindow, PoolLedger, PRUNE_SLICE } from "../../appliance/poolnode/accounting/ledger.ts";
 import { ShareLog } from "../../appliance/poolnode/accounting/share-log.ts";
 import { databaseBytes, openDatabase } from "../../appliance/store/db.ts";
 import { PoolLedgerStore } from "../../appliance/store/poolnode-ledger.ts";
@@ -101,6 +102,12 @@ const ledger = new PoolLedger(
 const viaWorker = await stall(() => ledger.credit(inWorker));
 const summed = store.windowWork(last, rules.window).work;
 const written = await stall(() => store.creditBlock(writeOnly, Date.now(), summed));
+// address/info's part of the window for one address: on this thread as it was, and as it is now
+const someone = workers[0] as string;
+const lookupOnThread = await stall(() => store.windowWork(last, rules.window, someone).work[0]);
+const lookupViaWorker = await stall(() => addressWindow(store, someone, rules.window));
+if (lookupViaWorker.value.work !== lookupOnThread.value?.work)
+  throw new Error("the worker's window for one address differs from the one summed on this thread");
 const credits = onThread.value;
 const lines = (cs: typeof credits) => cs.map((c) => `${c.kind} ${c.address} ${c.amount} ${c.work}`).join();
 if (lines(viaWorker.value) !== lines(credits))
@@ -129,6 +136,8 @@ const figures = {
   credit_block_ms_via_worker: viaWorker.ms,
   credit_stall_ms_via_worker: viaWorker.stall_ms,
   credit_write_ms: written.ms,
+  address_window_stall_ms_on_thread: lookupOnThread.stall_ms,
+  address_window_stall_ms_via_worker: lookupViaWorker.stall_ms,
   credit_lines: credits.length,
   prune_ms: Math.round(slices.reduce((a, b) => a + b, 0) * 10) / 10,
   prune_slice: PRUNE_SLICE,

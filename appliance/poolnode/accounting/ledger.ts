@@ -126,11 +126,7 @@ export class PoolLedger implements PoolAccounting {
     const credited = (
       file === null
         ? Promise.resolve(undefined)
-        : runInWorker<WindowJob, WindowWork[]>(
-            POOL_WINDOW_WORKER,
-            { dbFile: file, lastShareId: round.last_share_id, window: round.window },
-            WINDOW_SUM_MS,
-          )
+        : sumInWorker({ dbFile: file, lastShareId: round.last_share_id, window: round.window })
     )
       .then((work) => this.store.creditBlock(hash, Date.now(), work))
       .finally(() => this.crediting.delete(hash));
@@ -170,6 +166,27 @@ export class PoolLedger implements PoolAccounting {
       this.report(`share log pruning: ${message(e)}`);
     }
   }
+}
+
+const sumInWorker = (job: WindowJob) =>
+  runInWorker<WindowJob, WindowWork[]>(POOL_WINDOW_WORKER, job, WINDOW_SUM_MS);
+
+/**
+ * One address's work and shares in the window the next block would take (address/info), summed
+ * off the pool's thread like a block's credit (inline when the store is in memory).
+ */
+export async function addressWindow(
+  store: PoolLedgerStore,
+  address: string,
+  window: number,
+): Promise<{ work: number; shares: number }> {
+  const lastShareId = store.tip().id;
+  const file = store.file;
+  const [w] =
+    file === null
+      ? store.windowWork(lastShareId, window, address).work
+      : await sumInWorker({ dbFile: file, lastShareId, window, address });
+  return { work: w?.work ?? 0, shares: w?.shares ?? 0 };
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));

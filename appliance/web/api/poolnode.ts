@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { diff1Target, difficultyOfHash } from "../../engine/stratum/bitcoin/target.ts";
+import { addressWindow } from "../../poolnode/accounting/ledger.ts";
 import { baseUnits, MIN_PAYOUT_COINS } from "../../poolnode/amounts.ts";
 import { POOL_COINS } from "../../poolnode/pool/coins.ts";
 import { CredentialsError, projectSchema, publicProject, withCredentials } from "../../poolnode/project.ts";
@@ -61,7 +62,8 @@ function ledgerRoute(path: string, handler: (r: RequestInfo) => unknown): Route 
   return {
     method: "GET",
     path,
-    handler: (r) => (r.app.poolNode.state() === "not_activated" ? notActivated() : ok(handler(r))),
+    handler: async (r) =>
+      r.app.poolNode.state() === "not_activated" ? notActivated() : ok(await handler(r)),
   };
 }
 
@@ -97,17 +99,17 @@ function projectStats(r: RequestInfo) {
   };
 }
 
-function addressInfo(r: RequestInfo) {
+async function addressInfo(r: RequestInfo) {
   const p = r.app.poolNode.project();
   const { address: a } = query(r, addressQuery);
   const store = r.app.poolNode.store;
-  const [window] = store.windowWork(store.tip().id, p?.pplns_window ?? 0, a).work;
+  const window = await addressWindow(store, a, p?.pplns_window ?? 0);
   const { balance, paid } = store.balance(a);
   return {
     address: a,
     balance,
     paid,
-    window: { work: window?.work ?? 0, shares: window?.shares ?? 0 },
+    window,
     workers: store.recentWork(Date.now() - RECENT_MS, a).map((w) => ({
       worker: w.worker,
       work: w.work,
