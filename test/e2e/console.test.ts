@@ -1226,6 +1226,19 @@ describe("theme, language, phone", () => {
     await page.getByRole("link", { name: "Pool proxy", exact: true }).waitFor();
   });
 
+  test("the pool-node page brings its texts with it, in the language in use and in one chosen there", async () => {
+    await page.selectOption("#lang-select", "ru");
+    await page.getByRole("link", { name: "Прокси пулов" }).waitFor();
+    await page.goto(`${server.url}/system/regpool`);
+    await page.getByRole("heading", { name: "Активация узла пула" }).waitFor();
+    await page.selectOption("#lang-select", "zh-CN");
+    await page.getByRole("heading", { name: "激活矿池节点" }).waitFor();
+    await page.selectOption("#lang-select", "en");
+    await page.getByRole("heading", { name: "Activate the pool node" }).waitFor();
+    await page.goto(`${server.url}/system/pool`);
+    await page.getByRole("link", { name: "Pool proxy", exact: true }).waitFor();
+  });
+
   test("keyboard: Enter opens the editor with focus on the port, Escape closes it and focus returns", async () => {
     await page.getByTestId("add-port").focus();
     await page.keyboard.press("Enter");

@@ -7,7 +7,7 @@ import { ProgressBar } from "./components/ProgressBar.tsx";
 import { ReauthHost } from "./components/ReauthHost.tsx";
 import { SessionWatch } from "./components/SessionWatch.tsx";
 import { Toasts } from "./components/Toasts.tsx";
-import { i18n } from "./lib/i18n.ts";
+import { i18n, loadSection } from "./lib/i18n.ts";
 import { Dashboard } from "./pages/Dashboard.tsx";
 import { Login } from "./pages/Login.tsx";
 import { Pool } from "./pages/Pool.tsx";
@@ -17,7 +17,14 @@ import { Shell } from "./pages/Shell.tsx";
 const HOME = "/system/index/chartcard";
 
 /** Pages most operators seldom open, each its own chunk: the first load stays within 80 KB. */
-const RegPool = lazyNamed(() => import("./pages/RegPool.tsx").then((m) => m.RegPool));
+const POOL_NODE_TEXTS = {
+  en: () => import("locale:en/poolnode"),
+  "zh-CN": () => import("locale:zh-CN/poolnode"),
+  ru: () => import("locale:ru/poolnode"),
+};
+const RegPool = lazyNamed(() =>
+  Promise.all([import("./pages/RegPool.tsx"), loadSection(POOL_NODE_TEXTS)]).then(([m]) => m.RegPool),
+);
 const Control = lazyNamed(() => import("./pages/Control.tsx").then((m) => m.Control));
 
 /** Router basename from <base href> (the server rewrites it when a secure route is set). */

@@ -20,12 +20,36 @@ const loaders: Record<Exclude<Language, "en">, () => Promise<{ default: Messages
 
 const loaded = new Set<string>(["en"]);
 
+type SectionLoaders = Record<Language, () => Promise<{ default: Messages }>>;
+/** Catalog sections of lazily loaded pages (ui/build.ts LAZY_SECTIONS), once a page asked for one. */
+const sections: SectionLoaders[] = [];
+const sectionsLoaded = new Set<string>();
+
+async function loadSectionIn(lang: Language, section: SectionLoaders, index: number): Promise<void> {
+  const key = `${index} ${lang}`;
+  if (sectionsLoaded.has(key)) return;
+  // merged into the language's messages (lingui's load adds to what a locale has)
+  i18n.load(lang, (await section[lang]()).default);
+  sectionsLoaded.add(key);
+}
+
+/**
+ * Loads a lazy page's catalog section for the language in use, and for every language chosen later;
+ * the page's chunk waits for it, so it never shows a bare key.
+ */
+export async function loadSection(section: SectionLoaders): Promise<void> {
+  let index = sections.indexOf(section);
+  if (index < 0) index = sections.push(section) - 1;
+  await loadSectionIn((i18n.locale || "en") as Language, section, index);
+}
+
 export async function setLanguage(lang: Language): Promise<void> {
   if (lang !== "en" && !loaded.has(lang)) {
     const mod = await loaders[lang]();
     i18n.load(lang, mod.default);
     loaded.add(lang);
   }
+  await Promise.all(sections.map((s, i) => loadSectionIn(lang, s, i)));
   i18n.activate(lang);
   if (typeof document !== "undefined") document.documentElement.lang = lang;
 }
