@@ -584,13 +584,18 @@ describe("pool page actions", () => {
 
   test("sorting and page size of the port table", async () => {
     await gotoPool();
-    const ports = () =>
-      page.locator("tr[data-port]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-port")));
-    await row(portB).waitFor();
-    expect(await ports()).toEqual([String(portA), String(portB)]);
+    // the rows in this order (the table may re-render from a refresh between two reads)
+    const inOrder = (...ids: number[]) =>
+      page.waitForFunction(
+        (want) =>
+          [...document.querySelectorAll("tr[data-port]")].map((r) => r.getAttribute("data-port")).join() ===
+          want,
+        ids.join(),
+      );
+    await inOrder(portA, portB);
     await page.getByRole("button", { name: /^Port/ }).click();
     await page.locator('th[aria-sort="descending"]').waitFor();
-    expect(await ports()).toEqual([String(portB), String(portA)]);
+    await inOrder(portB, portA);
     await page.getByRole("button", { name: /^Port/ }).click();
     await page.locator('th[aria-sort="ascending"]').waitFor();
     await page.getByLabel("Page size").selectOption("10");
