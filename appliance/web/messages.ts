@@ -111,6 +111,7 @@ export const MESSAGES = {
     "Withdrawal check failed: a sub-account, an amount in base units of at least 0.001 coin, a destination address",
   "lang.poolnode.err_balance": "The amount exceeds what the sub-account may withdraw now",
   "lang.poolnode.err_withdrawal_state": "No such withdrawal, or it was already approved or refused",
+  "lang.poolnode.err_busy": "The pool node is busy with other lookups; try again in a moment",
   "lang.poolnode.err_port_config":
     "Pool-node port check failed: port 1 to 65534, this node's coin and endpoint, TCP, difficulty above 0, remark up to 64 characters, 1 to 65535 connections",
   "lang.poolnode.err_port_in_use":

@@ -103,10 +103,10 @@ const viaWorker = await stall(() => ledger.credit(inWorker));
 const summed = store.windowWork(last, rules.window).work;
 const written = await stall(() => store.creditBlock(writeOnly, Date.now(), summed));
 // address/info's part of the window for one address: on this thread as it was, and as it is now
-const someone = workers[0] as string;
+const someone = summed[0]?.address as string;
 const lookupOnThread = await stall(() => store.windowWork(last, rules.window, someone).work[0]);
 const lookupViaWorker = await stall(() => addressWindow(store, someone, rules.window));
-if (lookupViaWorker.value.work !== lookupOnThread.value?.work)
+if (lookupOnThread.value === undefined || lookupViaWorker.value.work !== lookupOnThread.value.work)
   throw new Error("the worker's window for one address differs from the one summed on this thread");
 const credits = onThread.value;
 const lines = (cs: typeof credits) => cs.map((c) => `${c.kind} ${c.address} ${c.amount} ${c.work}`).join();

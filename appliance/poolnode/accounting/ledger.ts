@@ -7,7 +7,7 @@
  * on the pool's thread.
  */
 import type { PoolLedgerStore, WindowWork } from "../../store/poolnode-ledger.ts";
-import { POOL_WINDOW_WORKER, runInWorker } from "../../workers.ts";
+import { POOL_WINDOW_WORKER, ResidentWorker, runInWorker } from "../../workers.ts";
 import { blockStatus, COINBASE_MATURITY, type FoundBlock } from "../pool/block-tracker.ts";
 import type { Credit } from "./pplns.ts";
 import { ShareLog, type ShareLogOptions } from "./share-log.ts";
@@ -172,6 +172,12 @@ const sumInWorker = (job: WindowJob) =>
   runInWorker<WindowJob, WindowWork[]>(POOL_WINDOW_WORKER, job, WINDOW_SUM_MS);
 
 /**
+ * address/info asks often and for little: one resident worker (a fresh one per lookup held the
+ * pool's thread ~13 ms starting it), at most 16 lookups waiting; more are refused (WorkerBusy).
+ */
+const addressWindows = new ResidentWorker<WindowJob, WindowWork[]>(POOL_WINDOW_WORKER, 16);
+
+/**
  * One address's work and shares in the window the next block would take (address/info), summed
  * off the pool's thread like a block's credit (inline when the store is in memory).
  */
@@ -185,7 +191,7 @@ export async function addressWindow(
   const [w] =
     file === null
       ? store.windowWork(lastShareId, window, address).work
-      : await sumInWorker({ dbFile: file, lastShareId, window, address });
+      : await addressWindows.run({ dbFile: file, lastShareId, window, address });
   return { work: w?.work ?? 0, shares: w?.shares ?? 0 };
 }
 

@@ -12,6 +12,7 @@ import { baseUnits, MIN_PAYOUT_COINS } from "../../poolnode/amounts.ts";
 import { POOL_COINS } from "../../poolnode/pool/coins.ts";
 import { CredentialsError, projectSchema, publicProject, withCredentials } from "../../poolnode/project.ts";
 import { SubaccountError } from "../../store/poolnode-subaccounts.ts";
+import { WorkerBusy } from "../../workers.ts";
 import { audit } from "../audit.ts";
 import { parseBody, parseWith } from "../body.ts";
 import { ApiError, badRequest } from "../errors.ts";
@@ -103,7 +104,9 @@ async function addressInfo(r: RequestInfo) {
   const p = r.app.poolNode.project();
   const { address: a } = query(r, addressQuery);
   const store = r.app.poolNode.store;
-  const window = await addressWindow(store, a, p?.pplns_window ?? 0);
+  const window = await addressWindow(store, a, p?.pplns_window ?? 0).catch((e: unknown) => {
+    throw e instanceof WorkerBusy ? new ApiError(429, "lang.poolnode.err_busy") : e;
+  });
   const { balance, paid } = store.balance(a);
   return {
     address: a,
