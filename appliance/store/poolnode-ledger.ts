@@ -330,24 +330,33 @@ export class PoolLedgerStore {
 
   /**
    * Step (1) of a payout: every balance at or above the threshold, and every approved withdrawal not
-   * yet in a payout, go into one pending payout with a unique comment; the balances are debited (a
-   * withdrawal's amount was held when it was requested), in one transaction. null when nobody is due.
+   * yet in a payout (unless `withdrawals` is false), go into one pending payout with a unique comment;
+   * the balances are debited (a withdrawal's amount was held when it was requested), in one
+   * transaction. null when nobody is due.
    */
-  createPayout(threshold: number, comment: string, sinceBlock: string, now: number): Payout | null {
+  createPayout(
+    threshold: number,
+    comment: string,
+    sinceBlock: string,
+    now: number,
+    withdrawals = true,
+  ): Payout | null {
     return this.db.transaction(() => {
       const due = this.db
         .query<{ address: string; balance: number }, [number]>(
           "SELECT address, balance FROM poolnode_balances WHERE balance >= ? AND balance > 0 ORDER BY address",
         )
         .all(threshold);
-      const withdrawals = this.db
-        .query<{ id: number; address: string; amount: number }, []>(
-          "SELECT id, address, amount FROM poolnode_withdrawals WHERE state = 'approved' AND payout_id IS NULL ORDER BY id",
-        )
-        .all();
-      if (due.length === 0 && withdrawals.length === 0) return null;
+      const approved = withdrawals
+        ? this.db
+            .query<{ id: number; address: string; amount: number }, []>(
+              "SELECT id, address, amount FROM poolnode_withdrawals WHERE state = 'approved' AND payout_id IS NULL ORDER BY id",
+            )
+            .all()
+        : [];
+      if (due.length === 0 && approved.length === 0) return null;
       const total =
-        due.reduce((sum, d) => sum + d.balance, 0) + withdrawals.reduce((sum, w) => sum + w.amount, 0);
+        due.reduce((sum, d) => sum + d.balance, 0) + approved.reduce((sum, w) => sum + w.amount, 0);
       const id = Number(
         this.db
           .query(
@@ -366,7 +375,7 @@ export class PoolLedgerStore {
       const paying = this.db.query(
         "UPDATE poolnode_withdrawals SET payout_id = ?, updated_at = ? WHERE id = ?",
       );
-      for (const w of withdrawals) {
+      for (const w of approved) {
         item.run(id, w.address, w.amount, w.id);
         paying.run(id, now, w.id);
       }
@@ -392,7 +401,7 @@ export class PoolLedgerStore {
         .run(id);
       this.db
         .query(
-          "UPDATE poolnode_withdrawals SET state = 'paid', updated_at = ? WHERE payout_id = ? AND state = 'approved'",
+          "UPDATE poolnode_withdrawals SET state = 'paid', reason = '', updated_at = ? WHERE payout_id = ? AND state = 'approved'",
         )
         .run(now, id);
     })();
@@ -408,7 +417,8 @@ export class PoolLedgerStore {
 
   /**
    * The wallet never sent it: the debits are given back, in one transaction with the state; its
-   * withdrawals stay approved, their amounts held, for the next payout.
+   * withdrawals stay approved, their amounts held, for the next payout, and carry the reason until
+   * one pays them (the operator sees why an approved withdrawal is not paid yet).
    */
   undoPayout(id: number, error: string, now: number): void {
     this.db.transaction(() => {
@@ -427,9 +437,9 @@ export class PoolLedgerStore {
         .run(id);
       this.db
         .query(
-          "UPDATE poolnode_withdrawals SET payout_id = NULL, updated_at = ? WHERE payout_id = ? AND state = 'approved'",
+          "UPDATE poolnode_withdrawals SET payout_id = NULL, reason = ?, updated_at = ? WHERE payout_id = ? AND state = 'approved'",
         )
-        .run(now, id);
+        .run(error.slice(0, 500), now, id);
     })();
   }
 

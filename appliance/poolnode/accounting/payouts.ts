@@ -64,13 +64,30 @@ export class Payouts {
     }
   }
 
-  private async pay(): Promise<Payout | null> {
+  /**
+   * The balances and the approved withdrawals in one sendmany; when the wallet refuses one that held
+   * withdrawals (an amount beyond what it can spend now, say), the balances go again alone, so that a
+   * withdrawal the wallet will not pay never holds up the miners' payouts. The withdrawals stay
+   * approved, with the wallet's reason, for the next cycle.
+   */
+  private async pay(): Promise<void> {
+    const refused = await this.send(true);
+    if (
+      refused?.items.some((i) => i.withdrawal_id !== null) &&
+      refused.items.some((i) => i.withdrawal_id === null)
+    )
+      await this.send(false);
+  }
+
+  /** One payout: what it refused, or null when it was sent, is in doubt, or nobody was due. */
+  private async send(withdrawals: boolean): Promise<Payout | null> {
     const since = await this.daemon.getBestBlockHash();
     const p = this.store.createPayout(
       this.rules().threshold,
       `pithead payout ${randomUUID()}`,
       since,
       Date.now(),
+      withdrawals,
     );
     if (p === null) return null;
     // sendmany takes each address once: a withdrawal to an address also paid as a miner adds to its line
@@ -86,11 +103,13 @@ export class Payouts {
       if (e instanceof DaemonRpcError && e.code !== null) {
         this.store.undoPayout(p.id, e.message, Date.now());
         this.report(`payout ${p.id} refused by the wallet: ${e.message}`);
-      } else this.report(`payout ${p.id}: no answer to sendmany, reconciled at the next cycle`);
+        return p;
+      }
+      this.report(`payout ${p.id}: no answer to sendmany, reconciled at the next cycle`);
       return null;
     }
     this.store.markSent(p.id, txid, Date.now());
     this.report(`payout ${p.id}: ${p.items.length} addresses, txid ${txid}`);
-    return p;
+    return null;
   }
 }

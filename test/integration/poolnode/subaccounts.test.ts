@@ -7,7 +7,10 @@
  * refused with the balance), another refused gives its hold back, and the approved one is paid at once
  * as a line of one payout with the miners' balances. Its destination is miner B, whose balance that
  * payout also pays: sendmany takes an address once, so B's output is the sum of both lines, and the
- * peer node's wallet shows exactly that in the payout's transaction.
+ * peer node's wallet shows exactly that in the payout's transaction. After a second block, a
+ * withdrawal the wallet cannot afford (the operator spent the rest) is refused by sendmany: the miners'
+ * balances are paid alone at once, the withdrawal waits with the wallet's reason and is paid when the
+ * wallet can.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { freePort, startTestAppliance, type TestAppliance } from "../../support/appliance.ts";
@@ -293,6 +296,93 @@ test(
     );
     expect(unspent.map((u) => [u.txid, Math.round(u.amount * 1e8)])).toEqual([
       [txid, Number(bCredit) + amount],
+    ]);
+  },
+  CHAIN_TEST_MS,
+);
+
+test(
+  "a withdrawal the wallet cannot pay does not hold up the miners' payout; it waits, with the wallet's reason, and is paid once it can be",
+  async () => {
+    // a second block: the miners have balances again and the sub-account a second rebate
+    type Sync = { blocks: { hash: string; status: string }[] };
+    const tip = await cli(chain.node, "getbestblockhash");
+    for (const m of miners.values()) await m.jobOn(tip);
+    await submitPlan(miners, PLAN(), D);
+    await untilAsync(async () => {
+      const [latest] = (await get<Sync>("/api/poolnode/sync/info")).blocks;
+      return latest?.status === "immature" && latest.hash !== tip;
+    });
+    await cli(chain.node, "generatetoaddress", "100", chain.walletAddress);
+    await untilAsync(async () => (await get<unknown[]>("/api/poolnode/rewards")).length === 2);
+    const [sub] = await get<Subaccount[]>("/api/poolnode/subaccount/configs");
+    const id = sub?.id as number;
+    const amount = (sub?.balance as number) - 300_000;
+    const due = new Map<string, number>();
+    for (const address of [a, b])
+      due.set(
+        address,
+        (await get<{ balance: number }>(`/api/poolnode/address/info?address=${address}`)).balance,
+      );
+    const owed = [...due.values()].reduce((x, y) => x + y, 0);
+    expect(owed).toBeGreaterThan(0);
+
+    // the wallet keeps enough for the miners' balances and half the withdrawal: the operator spent the rest
+    const keep = owed + Math.floor(amount / 2);
+    const spendable = Math.round(Number(await cli(chain.node, "getbalance")) * 1e8);
+    const elsewhere = await cli(chain.peer, "getnewaddress");
+    await cli(chain.node, "sendtoaddress", elsewhere, ((spendable - keep) / 1e8).toFixed(8), "", "", "true");
+    expect(Math.round(Number(await cli(chain.node, "getbalance")) * 1e8)).toBe(keep);
+
+    const requested = await post<Withdrawal>("/api/poolnode/withdrawal/submit", {
+      subaccount_id: id,
+      amount,
+      address: b,
+    });
+    const wid = requested.body.data.id;
+    const before = (await get<PayoutView[]>("/api/poolnode/payouts")).length;
+    expect((await post("/api/poolnode/withdrawal/approve", { id: wid })).status).toBe(200);
+    await untilAsync(async () => (await get<PayoutView[]>("/api/poolnode/payouts")).length === before + 2);
+    const [alone, refused] = await get<(PayoutView & { error: string })[]>("/api/poolnode/payouts");
+    expect(refused).toEqual(expect.objectContaining({ state: "failed", txid: null }));
+    expect(refused?.items.map((i) => i.withdrawal_id)).toContain(wid);
+    expect(refused?.error).toContain("Insufficient funds");
+    expect(alone?.state).toBe("sent");
+    expect(alone?.items).toEqual(
+      [a, b].sort().map((address) => ({ address, amount: due.get(address) as number, withdrawal_id: null })),
+    );
+    const waiting = (await get<(Withdrawal & { reason: string })[]>("/api/poolnode/withdrawal/logs")).find(
+      (w) => w.id === wid,
+    );
+    expect(waiting).toEqual(expect.objectContaining({ state: "approved", payout_id: null, txid: null }));
+    expect(waiting?.reason).toContain("Insufficient funds");
+    expect(await get<Subaccount[]>("/api/poolnode/subaccount/configs")).toEqual([
+      expect.objectContaining({ balance: 300_000, held: amount }),
+    ]);
+
+    // a new block matures a coinbase into the wallet; the next cycle (here: the pool's start) pays it
+    await cli(chain.node, "generatetoaddress", "1", chain.walletAddress);
+    expect((await t.client.post("/api/poolnode/project/unactive")).status).toBe(200);
+    expect((await t.client.post("/api/poolnode/project/active")).status).toBe(200);
+    await untilAsync(
+      async () =>
+        (await get<Withdrawal[]>("/api/poolnode/withdrawal/logs")).find((w) => w.id === wid)?.state ===
+        "paid",
+    );
+    const paid = (await get<(Withdrawal & { reason: string })[]>("/api/poolnode/withdrawal/logs")).find(
+      (w) => w.id === wid,
+    ) as Withdrawal & { reason: string };
+    expect(paid.reason).toBe("");
+    const [payout] = await get<PayoutView[]>("/api/poolnode/payouts");
+    expect(payout?.items).toEqual([{ address: b, amount, withdrawal_id: wid }]);
+    const received = await chain.peerReceives(paid.txid as string);
+    expect(
+      received.details
+        .filter((d) => d.category === "receive")
+        .map((d) => [d.address, Math.round(d.amount * 1e8)]),
+    ).toEqual([[b, amount]]);
+    expect(await get<Subaccount[]>("/api/poolnode/subaccount/configs")).toEqual([
+      expect.objectContaining({ balance: 300_000, held: 0 }),
     ]);
   },
   CHAIN_TEST_MS,

@@ -168,17 +168,26 @@ test("a withdrawal is held at once, refused it is given back, approved it is one
   expect(p?.total).toBe(4_950_000_000 + 20_000_000);
   expect(subs.withdrawal(first.id)).toEqual(expect.objectContaining({ state: "approved", payout_id: p?.id }));
 
-  // never sent: the miners get their balances back, the withdrawal stays approved and held
+  // never sent: the miners get their balances back, the withdrawal stays approved and held, with
+  // the wallet's reason until a payout pays it
   ledger.undoPayout(p?.id as number, "wallet locked", 8);
   expect(ledger.balance("A").balance).toBe(minerA);
-  expect(subs.withdrawal(first.id)).toEqual(expect.objectContaining({ state: "approved", payout_id: null }));
+  expect(subs.withdrawal(first.id)).toEqual(
+    expect.objectContaining({ state: "approved", payout_id: null, reason: "wallet locked" }),
+  );
   expect(subs.get(s.id)).toEqual(expect.objectContaining({ balance: 5_000_000, held: 20_000_000 }));
+
+  // the balances alone (what a cycle sends when the wallet refused them with the withdrawal)
+  const alone = ledger.createPayout(1, "c1b", "tip", 8, false);
+  expect(alone?.items.map((i) => i.withdrawal_id)).toEqual([null, null]);
+  expect(subs.withdrawal(first.id)?.payout_id).toBeNull();
+  ledger.undoPayout(alone?.id as number, "wallet locked", 8);
 
   // the next payout takes it again; sent, it is paid, and A's own paid is its balance alone
   const again = ledger.createPayout(1, "c2", "tip", 9);
   ledger.markSent(again?.id as number, "cd".repeat(32), 10);
   expect(subs.withdrawal(first.id)).toEqual(
-    expect.objectContaining({ state: "paid", payout_id: again?.id, txid: "cd".repeat(32) }),
+    expect.objectContaining({ state: "paid", payout_id: again?.id, txid: "cd".repeat(32), reason: "" }),
   );
   expect(subs.get(s.id)).toEqual(expect.objectContaining({ balance: 5_000_000, held: 0, paid: 20_000_000 }));
   expect(ledger.balance("A")).toEqual({ address: "A", balance: 0, paid: minerA });

@@ -22,7 +22,10 @@ function stateText(w: Withdrawal): string {
     case "requested":
       return t("poolnode.withdrawal_requested");
     case "approved":
-      return t("poolnode.withdrawal_approved");
+      // a reason on an approved withdrawal is the wallet's, from the last payout that tried it
+      return w.reason === ""
+        ? t("poolnode.withdrawal_approved")
+        : t("poolnode.withdrawal_unsent", { reason: w.reason });
     case "paid":
       return t("poolnode.withdrawal_paid", { payout: w.payout_id ?? "" });
     case "refused":
