@@ -4,8 +4,9 @@
  * its rebate set in place, a block found by two hand miners and matured; the page then shows the
  * rebate line and what the sub-account may withdraw — worked out here from the shares and the coinbase
  * value litecoin-cli reads. A withdrawal requested from the page, a second refused (its hold given
- * back), a third cancelled (it leaves the list, its hold given back), the first approved: the page shows it paid with the transaction the peer's wallet received,
- * for exactly its amount.
+ * back), a third cancelled (it leaves the list, its hold given back), the first approved while the
+ * wallet is locked: the page shows why it waits, and once the wallet is unlocked, that it is paid with
+ * the transaction the peer's wallet received, for exactly its amount.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
@@ -17,6 +18,7 @@ import { launch, login, type Server, shot, startServer } from "./harness.ts";
 import { activateFromPage, coins } from "./poolnode-page.ts";
 
 const D = 2 ** -16;
+const WALLET_PASSPHRASE = "regtest-only";
 const FEE_PPM = 20_000n;
 let chain: RegtestPair;
 let server: Server;
@@ -48,8 +50,9 @@ test(
       fee: "2",
       pplns_window: "1000",
       payout_threshold: "0.001",
-      // paid when a withdrawal is approved, not on the interval
-      payout_interval_seconds: "604800",
+      // a cycle every 5 s: the miners' balances are paid as soon as they mature, and a withdrawal the
+      // locked wallet refused is tried again soon after it is unlocked
+      payout_interval_seconds: "5",
     });
     const a = await cli(chain.peer, "getnewaddress");
     const b = await cli(chain.peer, "getnewaddress");
@@ -118,16 +121,25 @@ test(
     await thirdRow.waitFor({ state: "detached" });
     await row.locator('[data-field="balance"]').getByText(coins(200_000n)).waitFor();
 
-    // approved: paid at once with the next payout, whose transaction the page names
+    // approved while the wallet is locked: the payout is refused and the page says why it waits;
+    // unlocked, the next cycle pays it, and the page names its transaction
     const wantedRow = withdrawals.locator(`tr[data-withdrawal="${wanted?.id}"]`);
     await wantedRow.getByText("Requested, amount held").waitFor();
+    await cli(chain.node, "encryptwallet", WALLET_PASSPHRASE);
     await wantedRow.getByRole("button", { name: "Approve" }).click();
+    await wantedRow
+      .getByText(
+        /^Approved; the wallet refused the last payout, tried again with the next: .*walletpassphrase/,
+      )
+      .waitFor({ timeout: 30_000 });
+    await cli(chain.node, "walletpassphrase", WALLET_PASSPHRASE, "600");
     await wantedRow.getByText(/^Paid \(payout \d+\)$/).waitFor({ timeout: 30_000 });
     await row.locator('[data-field="paid"]').getByText(coins(first)).waitFor({ timeout: 30_000 });
     const txid = (await wantedRow.locator("td[title]").getAttribute("title")) as string;
-    // the payout lists it as a withdrawal's line
+    // the payout that sent it lists it as a withdrawal's line
     await page
       .getByTestId("poolnode-payouts")
+      .locator("tr", { has: page.locator(`td[title="${txid}"]`) })
       .locator(`li[data-address="${destination}"]`)
       .getByText(`${coins(first)} (withdrawal ${wanted?.id})`)
       .waitFor();
