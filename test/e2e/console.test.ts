@@ -35,8 +35,8 @@ let other: TestMiner | null = null;
 let browser: Browser;
 let page: Page;
 const errors: string[] = [];
-const portA = freePort();
-const portB = freePort();
+// A below B: the port table sorts by port number, and the sorting test expects A first
+const [portA, portB] = [freePort(), freePort()].sort((x, y) => x - y) as [number, number];
 const portC = freePort();
 
 beforeAll(async () => {
