@@ -61,7 +61,7 @@ let nextJobSeq = 0;
  * Pool work as the proxy hands it to miners, under a job id unique on the port (job ids of different
  * pool sessions collide), with the session that issued it, so that a late share goes to that
  * session. Each miner keeps the last few jobs it was sent with the prefix it mined them under and
- * what it already submitted for each (prefix-miner.ts, MinerJobs).
+ * what it already submitted for each (miner-jobs.ts).
  */
 export abstract class PrefixJob<U, W extends { readonly difficulty: number }> {
   readonly jobId = (++nextJobSeq).toString(16);

@@ -7,7 +7,7 @@
  * logs the worker in on the miner's own session; each job goes out with mining.set_extranonce when
  * its prefix differs from the miner's (a fee move, a new session), which only a miner that sent
  * mining.extranonce.subscribe takes (another is closed, to subscribe again), and mining.set_target
- * when its target changed. Each miner keeps its last jobs (MinerJobs) with the prefix it mined them
+ * when its target changed. Each miner keeps its last jobs (miner-jobs.ts) with the prefix it mined them
  * under and the shares it sent for each. A family says what its shares hold, what it checks in them
  * and how they go up.
  */
@@ -16,6 +16,7 @@ import { badParams, ErrorCode, StratumError } from "./bitcoin/errors.ts";
 import { parseAuthorize } from "./bitcoin/messages.ts";
 import { intern } from "./intern.ts";
 import { errorLine, parsePositional, requestLine, resultLine, type StratumId } from "./message.ts";
+import { MinerJobs, type SentJob } from "./miner-jobs.ts";
 import { type MinerLane, MovableMiner, type Refusal, type SubscribingLane } from "./movable-miner.ts";
 import type { ShareTicket } from "./prefix-upstream.ts";
 
@@ -177,7 +178,7 @@ export abstract class PrefixMiner<
       this.strike(id, new StratumError(ErrorCode.UNAUTHORIZED, "unauthorized worker"));
       return;
     }
-    const sent = this.sent.byId(s.jobId);
+    const sent = this.sent.find((j) => j.jobId === s.jobId);
     if (sent === undefined || !sent.job.upstream.isReady) {
       this.localVerdict(id, "stale", new StratumError(ErrorCode.STALE, "job not found"));
       return;
@@ -242,49 +243,5 @@ export abstract class PrefixMiner<
       d.lastJobAt = Date.now();
       d.difficulty = job.difficulty;
     }
-  }
-}
-
-/** A job as one miner received it, the prefix its nonces start with and the shares it sent. */
-export interface SentJob<J> {
-  job: J;
-  prefix: string;
-  shares: Set<string> | null;
-}
-
-/**
- * Jobs a miner may still submit shares for. Older ones answer "stale": a miner moved between pools
- * still sends shares for the job it left for a moment, and a pool keeps a few jobs of one block.
- */
-export const JOBS_PER_MINER = 8;
-/** Shares remembered per job and miner for the duplicate check (a bound, not an expected count). */
-const SHARES_PER_JOB = 4096;
-
-export class MinerJobs<J extends { readonly jobId: string }> {
-  private readonly sent: SentJob<J>[] = [];
-
-  add(job: J, prefix: string): void {
-    this.sent.push({ job, prefix, shares: null });
-    if (this.sent.length > JOBS_PER_MINER) this.sent.shift();
-  }
-
-  byId(jobId: string): SentJob<J> | undefined {
-    for (let i = this.sent.length - 1; i >= 0; i--) {
-      const s = this.sent[i] as SentJob<J>;
-      if (s.job.jobId === jobId) return s;
-    }
-    return undefined;
-  }
-
-  /** Records a share's key for the job; false when the miner already sent it. */
-  firstUse(s: SentJob<J>, key: string): boolean {
-    s.shares ??= new Set();
-    if (s.shares.has(key)) return false;
-    if (s.shares.size < SHARES_PER_JOB) s.shares.add(key);
-    return true;
-  }
-
-  clear(): void {
-    this.sent.length = 0;
   }
 }

@@ -2,7 +2,7 @@
  * AlphJob: one pool notify (one or more block templates, each for one chain) as the proxy hands it to
  * miners. Every template gets a job id unique on the port (sessions' ids collide), and the job keeps
  * the session that issued it, the difficulty and the extranonce in force then, so that a late share
- * goes to that session with the right prefix. Each miner keeps its last few jobs (MinerJobs) with the
+ * goes to that session with the right prefix. Each miner keeps its last few jobs (miner-jobs.ts) with the
  * prefix it mined them under.
  */
 
@@ -53,41 +53,5 @@ export class AlphJob {
     const params = this.entries.map((e) => ({ ...e.pool.fields, jobId: e.jobId }));
     this.line = `${JSON.stringify({ id: null, method: AlphMethod.NOTIFY, params })}\n`;
     return this.line;
-  }
-}
-
-/** A job as one miner received it: the prefix in force then is the one its nonces must start with. */
-export interface SentJob {
-  job: AlphJob;
-  prefix: string;
-}
-
-/** Jobs a miner may still submit for; older ones are stale (a pool keeps a few jobs of one block). */
-export const JOBS_PER_MINER = 8;
-
-export class MinerJobs {
-  private readonly sent: SentJob[] = [];
-
-  add(job: AlphJob, prefix: string): void {
-    this.sent.push({ job, prefix });
-    if (this.sent.length > JOBS_PER_MINER) this.sent.shift();
-  }
-
-  /** The newest job holding a template with this id, and that template. */
-  find(jobId: string): { sent: SentJob; entry: JobEntry } | undefined {
-    for (let i = this.sent.length - 1; i >= 0; i--) {
-      const s = this.sent[i] as SentJob;
-      const entry = s.job.entry(jobId);
-      if (entry !== undefined) return { sent: s, entry };
-    }
-    return undefined;
-  }
-
-  get isEmpty(): boolean {
-    return this.sent.length === 0;
-  }
-
-  clear(): void {
-    this.sent.length = 0;
   }
 }

@@ -10,9 +10,10 @@
  */
 import { intern } from "../intern.ts";
 import { parseMessage, requestLine, type StratumId, type StratumParams } from "../message.ts";
+import { MinerJobs } from "../miner-jobs.ts";
 import { MovableMiner, type Refusal } from "../movable-miner.ts";
 import { AlphError, AlphErrorCode, STALE_JOB } from "./errors.ts";
-import { type AlphJob, MinerJobs } from "./job.ts";
+import type { AlphJob } from "./job.ts";
 import type { Lane } from "./lane.ts";
 import { parseAuthorize, parseSubmit, parseSubscribe } from "./messages.ts";
 import { AlphMethod } from "./methods.ts";
@@ -20,7 +21,7 @@ import { AlphMethod } from "./methods.ts";
 export class AlphMinerSession extends MovableMiner<Lane, AlphJob, AlphError> {
   /** the extranonce the miner holds now */
   prefix = "";
-  protected readonly sent = new MinerJobs();
+  protected readonly sent = new MinerJobs<AlphJob>();
   private lastDifficulty = 0;
 
   protected answer(id: StratumId, result: unknown): void {
@@ -107,12 +108,13 @@ export class AlphMinerSession extends MovableMiner<Lane, AlphJob, AlphError> {
       this.countStrike(s);
       return;
     }
-    const found = this.sent.find(s.jobId);
-    if (found === undefined || !found.sent.job.upstream.isReady) {
+    // the newest job holding a template with this id
+    const sent = this.sent.find((j) => j.entry(s.jobId) !== undefined);
+    const entry = sent?.job.entry(s.jobId);
+    if (sent === undefined || entry === undefined || !sent.job.upstream.isReady) {
       this.localVerdict(id, "stale", STALE_JOB());
       return;
     }
-    const { sent, entry } = found;
     if (s.fromGroup !== entry.pool.fromGroup || s.toGroup !== entry.pool.toGroup) {
       this.localVerdict(
         id,
@@ -143,7 +145,7 @@ export class AlphMinerSession extends MovableMiner<Lane, AlphJob, AlphError> {
   /** The job, preceded by the session's prefix and difficulty when they differ from the miner's. */
   protected sendJob(job: AlphJob): void {
     const prefix = this.prefixOn(job.origin.shared, job.extranonce);
-    if (prefix !== this.prefix || this.sent.isEmpty) {
+    if (prefix !== this.prefix || this.sent.size === 0) {
       this.prefix = prefix;
       this.out.write(requestLine(null, AlphMethod.SET_EXTRANONCE, [prefix]));
     }

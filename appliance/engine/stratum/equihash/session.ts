@@ -8,8 +8,9 @@
  */
 import { ErrorCode, StratumError } from "../bitcoin/errors.ts";
 import type { StratumId } from "../message.ts";
+import type { SentJob } from "../miner-jobs.ts";
 import type { MovableHost } from "../movable-miner.ts";
-import { PrefixMiner, type SentJob } from "../prefix-miner.ts";
+import { PrefixMiner } from "../prefix-miner.ts";
 import { slotHex } from "../slot-bytes.ts";
 import type { EqJob } from "./job.ts";
 import type { Lane } from "./lane.ts";

@@ -2,7 +2,7 @@
  * EthJob: pool work as the proxy hands it to miners, under a job id unique on the port (ES1 job ids
  * of different sessions collide), with the session that issued it, so that a late share goes to
  * that session. ETHPROXY miners name work by its header hash instead; their lines carry no id.
- * Each miner keeps the last few jobs it was sent (MinerJobs), with the prefix it mined them under.
+ * Each miner keeps the last few jobs it was sent (miner-jobs.ts), with the prefix it mined them under.
  */
 import { requestLine } from "../message.ts";
 import type { JobOrigin as PrefixJobOrigin } from "../prefix-lane.ts";
@@ -57,52 +57,5 @@ export class EthJob {
 
   private workArray(): string[] {
     return [`0x${this.work.header}`, `0x${this.work.seed}`, `0x${this.work.boundary ?? "0".repeat(64)}`];
-  }
-}
-
-/** A job as one miner received it: the prefix in force then is the one its nonces start with. */
-export interface SentJob {
-  job: EthJob;
-  prefix: string;
-}
-
-/**
- * Jobs a miner may still submit shares for. Older ones answer "stale": a miner moved between pools
- * still sends shares for the job it left for a moment, and a pool keeps a few jobs of one block.
- */
-export const JOBS_PER_MINER = 8;
-
-export class MinerJobs {
-  private readonly sent: SentJob[] = [];
-
-  add(job: EthJob, prefix: string): void {
-    this.sent.push({ job, prefix });
-    if (this.sent.length > JOBS_PER_MINER) this.sent.shift();
-  }
-
-  /** By proxy job id (ES1). */
-  byId(jobId: string): SentJob | undefined {
-    for (let i = this.sent.length - 1; i >= 0; i--) {
-      const s = this.sent[i] as SentJob;
-      if (s.job.jobId === jobId) return s;
-    }
-    return undefined;
-  }
-
-  /** By header hash (ETHPROXY): the latest session that gave this miner the header. */
-  byHeader(header: string): SentJob | undefined {
-    for (let i = this.sent.length - 1; i >= 0; i--) {
-      const s = this.sent[i] as SentJob;
-      if (s.job.work.header === header) return s;
-    }
-    return undefined;
-  }
-
-  get last(): SentJob | undefined {
-    return this.sent[this.sent.length - 1];
-  }
-
-  clear(): void {
-    this.sent.length = 0;
   }
 }

@@ -7,9 +7,10 @@
  */
 import { intern } from "../intern.ts";
 import { parsePositional, requestLine, type StratumId } from "../message.ts";
+import { MinerJobs, type SentJob } from "../miner-jobs.ts";
 import { MovableMiner, type Refusal } from "../movable-miner.ts";
 import { EthError, EthErrorCode } from "./errors.ts";
-import { type EthJob, MinerJobs, type SentJob } from "./job.ts";
+import type { EthJob } from "./job.ts";
 import type { Lane } from "./lane.ts";
 import {
   parseLogin,
@@ -32,7 +33,7 @@ export class EthMinerSession extends MovableMiner<Lane, EthJob, EthError> {
   prefix = "";
   extranonceSubscribed = false;
   private upstreamUser = "";
-  protected readonly sent = new MinerJobs();
+  protected readonly sent = new MinerJobs<EthJob>();
   private lastDifficulty = 0;
 
   // ---- writing in the miner's dialect ----
@@ -246,7 +247,8 @@ export class EthMinerSession extends MovableMiner<Lane, EthJob, EthError> {
       this.refuse(id, this.notLoggedIn());
       return;
     }
-    const sent = this.sent.byHeader(s.header);
+    // ETHPROXY names work by its header: the latest session that gave this miner the header
+    const sent = this.sent.find((j) => j.work.header === s.header);
     if (sent === undefined || !sent.job.upstream.isReady) {
       this.localVerdict(id, "stale", new EthError(EthErrorCode.STALE, "job not found"));
       return;
@@ -264,7 +266,7 @@ export class EthMinerSession extends MovableMiner<Lane, EthJob, EthError> {
       this.refuse(id, new EthError(EthErrorCode.UNAUTHORIZED, "unauthorized worker"));
       return;
     }
-    const sent = this.sent.byId(s.jobId);
+    const sent = this.sent.find((j) => j.jobId === s.jobId);
     if (sent === undefined || !sent.job.upstream.isReady) {
       this.localVerdict(id, "stale", new EthError(EthErrorCode.STALE, "job not found"));
       return;
@@ -281,7 +283,7 @@ export class EthMinerSession extends MovableMiner<Lane, EthJob, EthError> {
    * The checks passed: the share goes to the session that issued its job, as the miner's worker (a
    * shared lane's own) or, with Compatible-style fee, a fee wallet's.
    */
-  private send(id: StratumId, sent: SentJob, nonce: string, mix: string): void {
+  private send(id: StratumId, sent: SentJob<EthJob>, nonce: string, mix: string): void {
     const job = sent.job;
     const work = job.difficulty * this.host.factor;
     const feeWorker = this.feeWorker(work, job.upstream.authorized);

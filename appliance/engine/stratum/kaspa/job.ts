@@ -1,7 +1,7 @@
 /**
  * KaspaJob: pool work as the proxy hands it to miners, under a job id unique on the port (job ids
  * of different sessions collide), with the session that issued it, so that a late share goes to
- * that session. Each miner keeps the last few jobs it was sent (MinerJobs), with the prefix it
+ * that session. Each miner keeps the last few jobs it was sent (miner-jobs.ts), with the prefix it
  * mined them under.
  */
 import type { JobOrigin } from "../ethereum/job.ts";
@@ -47,38 +47,5 @@ export class KaspaJob {
     if (form === "hex") this.hexLine = line;
     else this.u64Line = line;
     return line;
-  }
-}
-
-/** A job as one miner received it: the prefix in force then is the one its nonces start with. */
-export interface SentJob {
-  job: KaspaJob;
-  prefix: string;
-}
-
-/**
- * Jobs a miner may still submit shares for. Older ones answer "stale": a miner moved between pools
- * still sends shares for the job it left for a moment, and a pool keeps a few jobs of one block.
- */
-export const JOBS_PER_MINER = 8;
-
-export class MinerJobs {
-  private readonly sent: SentJob[] = [];
-
-  add(job: KaspaJob, prefix: string): void {
-    this.sent.push({ job, prefix });
-    if (this.sent.length > JOBS_PER_MINER) this.sent.shift();
-  }
-
-  byId(jobId: string): SentJob | undefined {
-    for (let i = this.sent.length - 1; i >= 0; i--) {
-      const s = this.sent[i] as SentJob;
-      if (s.job.jobId === jobId) return s;
-    }
-    return undefined;
-  }
-
-  clear(): void {
-    this.sent.length = 0;
   }
 }

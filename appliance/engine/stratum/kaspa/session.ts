@@ -9,8 +9,9 @@
 import { EthError, EthErrorCode } from "../ethereum/errors.ts";
 import { intern } from "../intern.ts";
 import { errorLine, parsePositional, requestLine, resultLine, type StratumId } from "../message.ts";
+import { MinerJobs, type SentJob } from "../miner-jobs.ts";
 import { MovableMiner, type Refusal } from "../movable-miner.ts";
-import { type KaspaJob, MinerJobs, type SentJob } from "./job.ts";
+import type { KaspaJob } from "./job.ts";
 import type { Lane } from "./lane.ts";
 import { parseLogin, parseSubmit, parseSubscribe } from "./messages.ts";
 import {
@@ -29,7 +30,7 @@ export class KaspaMinerSession extends MovableMiner<Lane, KaspaJob, EthError> {
   prefix: string | null = null;
   extranonceSubscribed = false;
   private upstreamUser = "";
-  protected readonly sent = new MinerJobs();
+  protected readonly sent = new MinerJobs<KaspaJob>();
   private lastDifficulty = 0;
 
   protected answer(id: StratumId, result: unknown): void {
@@ -128,7 +129,7 @@ export class KaspaMinerSession extends MovableMiner<Lane, KaspaJob, EthError> {
       this.refuse(id, new EthError(EthErrorCode.UNAUTHORIZED, "unauthorized worker"));
       return;
     }
-    const sent = this.sent.byId(s.jobId);
+    const sent = this.sent.find((j) => j.jobId === s.jobId);
     if (sent === undefined || !sent.job.upstream.isReady) {
       this.localVerdict(id, "stale", new EthError(EthErrorCode.STALE, "job not found"));
       return;
@@ -147,7 +148,7 @@ export class KaspaMinerSession extends MovableMiner<Lane, KaspaJob, EthError> {
    * The checks passed: the share goes to the session that issued its job, as the miner's worker (a
    * shared lane's own) or, with Compatible-style fee, a fee wallet's.
    */
-  private send(id: StratumId, sent: SentJob, nonce: string): void {
+  private send(id: StratumId, sent: SentJob<KaspaJob>, nonce: string): void {
     const job = sent.job;
     const work = job.difficulty * this.host.factor;
     const feeWorker = this.feeWorker(work, job.upstream.authorized);

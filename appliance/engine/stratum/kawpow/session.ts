@@ -7,7 +7,8 @@
  */
 import { ErrorCode, StratumError } from "../bitcoin/errors.ts";
 import type { StratumId } from "../message.ts";
-import { PrefixMiner, type SentJob } from "../prefix-miner.ts";
+import type { SentJob } from "../miner-jobs.ts";
+import { PrefixMiner } from "../prefix-miner.ts";
 import type { KawJob } from "./job.ts";
 import type { Lane } from "./lane.ts";
 import { parseSubmit, type Submit } from "./messages.ts";
