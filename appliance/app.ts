@@ -15,6 +15,7 @@ import { CertificateService } from "./ops/certificate-service.ts";
 import { FleetMonitor } from "./ops/group/fleet-monitor.ts";
 import { SysinfoSampler } from "./ops/sysinfo/index.ts";
 import { PoolNodeService } from "./poolnode/service.ts";
+import { PublicPage } from "./poolnode/web/public-page.ts";
 import type { SeriesStore } from "./stats/series-store.ts";
 import { AdminStore } from "./store/admin.ts";
 import { AuditLog } from "./store/audit-log.ts";
@@ -94,6 +95,15 @@ export function buildContext(
   },
   alerts: AlertService,
 ): AppContext {
+  const log = (level: "running" | "error", message: string) => f.logs.add(level, message);
+  const poolNode = new PoolNodeService(
+    f.settings,
+    new PoolLedgerStore(f.db),
+    new PoolSubaccountStore(f.db),
+    new PoolPortStore(f.db),
+    config.host,
+    log,
+  );
   return {
     ...f,
     config,
@@ -115,14 +125,8 @@ export function buildContext(
     httpsPort: () => web.httpsPort(),
     certificateChanged: () => web.certificateChanged(),
     fleet: new FleetMonitor(f.remotes, f.audit),
-    poolNode: new PoolNodeService(
-      f.settings,
-      new PoolLedgerStore(f.db),
-      new PoolSubaccountStore(f.db),
-      new PoolPortStore(f.db),
-      config.host,
-      (level, message) => f.logs.add(level, message),
-    ),
+    poolNode,
+    poolPage: new PublicPage(f.settings, poolNode, () => f.certificates.current(), config.host, log),
   };
 }
 

@@ -125,6 +125,7 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
       httpsPort: () => web?.httpsPort ?? 0,
       certificateChanged: () => {
         web?.certificateChanged();
+        if (ctx.poolPage.state.listening) void ctx.poolPage.apply();
         const { cert, key } = f.certificates.current();
         return engine.setEnvironment({ certificate: { cert, key } });
       },
@@ -150,6 +151,7 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
   }
   web.start();
   await ctx.poolNode.resume();
+  await ctx.poolPage.apply();
   ctx.fleet.start();
   alerts.start();
   f.logs.add("running", `pithead ${VERSION} started`);
@@ -162,6 +164,7 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
       await ctx.fleet.stop();
       await alerts.stop();
       await server.stop();
+      await ctx.poolPage.stop();
       await ctx.poolNode.shutdown();
       await engine.shutdown();
       series.close();

@@ -10,6 +10,7 @@ import type { EngineControl } from "../domain/engine.ts";
 import type { FleetMonitor } from "../ops/group/fleet-monitor.ts";
 import type { SysinfoSampler } from "../ops/sysinfo/index.ts";
 import type { PoolNodeService } from "../poolnode/service.ts";
+import type { PublicPage } from "../poolnode/web/public-page.ts";
 import type { SeriesStore } from "../stats/series-store.ts";
 
 /** Everything a request handler may use: the stores and services of the foundation, and the rest, built once at start. */
@@ -46,6 +47,8 @@ export interface AppContext extends Foundation {
   fleet: FleetMonitor;
   /** the pool-node mode: its project and, when activated, the running pool */
   poolNode: PoolNodeService;
+  /** the pool node's public page for its miners (its own listener) */
+  poolPage: PublicPage;
   /** Re-reads web port, TLS and route and restarts the HTTP server in-process (the engine keeps running). */
   restartWeb(reason: string): void;
 }

@@ -117,6 +117,8 @@ export const MESSAGES = {
   "lang.poolnode.err_port_in_use":
     "The appliance already uses this port: a proxy port, a pool-node port or the web console",
   "lang.poolnode.err_no_port": "No such pool-node port",
+  "lang.poolnode.err_page_config":
+    "Public page check failed: port 1 to 65535, flag 0 or 1, a title up to 80 and a notice up to 300 characters",
   "lang.poolnode.err_project_port": "The project's stratum port is changed in the project settings, not here",
   "lang.poolnode.err_subaccount_not_empty": "The sub-account still has a balance or a withdrawal under way",
   "lang.proxy.err_poolnode_port": "The pool node already uses this port number",

@@ -10,6 +10,7 @@ import { liveRoutes } from "./live.ts";
 import { passwordChangeRoutes } from "./password-change.ts";
 import { poolNodeRoutes } from "./poolnode.ts";
 import { poolNodeDaemonRoutes } from "./poolnode-daemon.ts";
+import { poolNodePageRoutes } from "./poolnode-page.ts";
 import { poolNodePortRoutes } from "./poolnode-ports.ts";
 import { portRoutes } from "./ports.ts";
 import { preferenceRoutes } from "./preferences.ts";
@@ -50,4 +51,5 @@ export const allRoutes: Route[] = [
   ...poolNodeRoutes,
   ...poolNodePortRoutes,
   ...poolNodeDaemonRoutes,
+  ...poolNodePageRoutes,
 ];

@@ -46,17 +46,20 @@ const portParam = z.object({ port: z.coerce.number(KEY).pipe(portNumber) });
 const coinOf = (currency: string) => currency.toUpperCase().replace(/^VA-/, "");
 
 /**
- * Why the appliance cannot give this number to a pool-node port: it is a proxy port's, the pool
- * node's own, the web console's, or another program listens on it.
+ * Why the appliance cannot give this number to a pool-node port or the node's public page: it is a
+ * proxy port's, the pool node's own, the web console's, the public page's, or another program
+ * listens on it. The public page may keep the port it listens on.
  */
-function checkFree(app: AppContext, port: number): void {
+export function checkFree(app: AppContext, port: number, forPage = false): void {
   const taken = (detail: string) =>
     new ApiError(409, "lang.poolnode.err_port_in_use", { field: "port", detail });
   if (app.ports.byNumber(port) !== null) throw taken("proxy port");
   if (app.poolNode.holdsPort(port)) throw taken("pool-node port");
   const web = [app.settings.get<number>(WEB_PORT_SETTING, DEFAULT_WEB_PORT), app.webPort(), app.httpsPort()];
   if (web.includes(port)) throw taken("web console");
-  if (!canBind(port)) throw new ApiError(409, "lang.proxy.err_occupied", { field: "port" });
+  const page = app.poolPage.port;
+  if (page === port && !forPage) throw taken("public page");
+  if (page !== port && !canBind(port)) throw new ApiError(409, "lang.proxy.err_occupied", { field: "port" });
 }
 
 /** An extra port named in the path; the project's own is changed in the project, not here. */

@@ -6,11 +6,10 @@
  * Amounts are integers in the coin's base unit.
  */
 import { z } from "zod";
-import { diff1Target, difficultyOfHash } from "../../engine/stratum/bitcoin/target.ts";
-import { addressWindow } from "../../poolnode/accounting/ledger.ts";
 import { baseUnits, MIN_PAYOUT_COINS } from "../../poolnode/amounts.ts";
-import { POOL_COINS } from "../../poolnode/pool/coins.ts";
 import { CredentialsError, projectSchema, publicProject, withCredentials } from "../../poolnode/project.ts";
+import { addressView, poolStats } from "../../poolnode/views.ts";
+import { readPageSettings } from "../../poolnode/web/page-settings.ts";
 import { SubaccountError } from "../../store/poolnode-subaccounts.ts";
 import { WorkerBusy } from "../../workers.ts";
 import { audit } from "../audit.ts";
@@ -52,9 +51,6 @@ const addressQuery = z.object({ address });
 const listQuery = z.object({ address: address.optional(), limit });
 const statsQuery = z.object({ k: z.string(QUERY).trim().toUpperCase().optional() });
 
-/** Hashrate and the worker counts look back this far. */
-const RECENT_MS = 10 * 60_000;
-
 const query = <T extends z.ZodType>(r: RequestInfo, schema: T): z.infer<T> =>
   parseWith(schema, Object.fromEntries(r.url.searchParams));
 
@@ -73,53 +69,14 @@ function projectStats(r: RequestInfo) {
   if (p === null) return null;
   const { k } = query(r, statsQuery);
   if (k !== undefined && k !== p.coin) throw badRequest(QUERY, { field: "k" });
-  const store = r.app.poolNode.store;
-  const pool = r.app.poolNode.running;
-  const algorithm = POOL_COINS[p.coin].algorithm;
-  const recent = store.recentWork(Date.now() - RECENT_MS);
-  const work = recent.reduce((sum, w) => sum + w.work, 0);
-  // hashes per unit of work: 2^256 over the coin's difficulty-1 target
-  const hashesPerWork = 2 ** 256 / Number(diff1Target(algorithm));
-  const target = pool?.currentJob?.template.target;
-  const networkDifficulty = target === undefined ? null : difficultyOfHash(BigInt(`0x${target}`), algorithm);
-  const roundWork = store.workSinceLastBlock();
-  return {
-    coin: p.coin,
-    hashrate: (work * hashesPerWork) / (RECENT_MS / 1000),
-    connections: pool?.connections ?? 0,
-    workers: recent.length,
-    addresses: new Set(recent.map((w) => w.address)).size,
-    shares: {
-      accepted: pool?.stats.accepted ?? 0,
-      rejected: [...(pool?.stats.rejected.values() ?? [])].reduce((a, b) => a + b, 0),
-    },
-    blocks_found: store.blockCount(),
-    network_difficulty: networkDifficulty,
-    round_work: roundWork,
-    effort: networkDifficulty === null || networkDifficulty === 0 ? null : roundWork / networkDifficulty,
-  };
+  return poolStats(r.app.poolNode);
 }
 
 async function addressInfo(r: RequestInfo) {
-  const p = r.app.poolNode.project();
   const { address: a } = query(r, addressQuery);
-  const store = r.app.poolNode.store;
-  const window = await addressWindow(store, a, p?.pplns_window ?? 0).catch((e: unknown) => {
+  return addressView(r.app.poolNode, a).catch((e: unknown) => {
     throw e instanceof WorkerBusy ? new ApiError(429, "lang.poolnode.err_busy") : e;
   });
-  const { balance, paid } = store.balance(a);
-  return {
-    address: a,
-    balance,
-    paid,
-    window,
-    workers: store.recentWork(Date.now() - RECENT_MS, a).map((w) => ({
-      worker: w.worker,
-      work: w.work,
-      shares: w.shares,
-      last_share_at: w.last,
-    })),
-  };
 }
 
 // ── sub-accounts and withdrawals ──
@@ -320,6 +277,7 @@ export const poolNodeRoutes: Route[] = [
       const state = app.poolNode.state();
       if (p === null || state === "not_activated") return notActivated();
       const job = app.poolNode.running?.currentJob ?? null;
+      const page = readPageSettings(app.settings);
       return ok({
         state,
         error: app.poolNode.lastError,
@@ -336,6 +294,12 @@ export const poolNodeRoutes: Route[] = [
         endpoints: [{ id: 1, name: `${p.coin} daemon`, coin: p.coin }],
         enable: state === "running",
         templates: { active: job === null ? 0 : 1, total: 1 },
+        // the public page (poolnode-page.ts) and the certificate it serves
+        web_port: page.port,
+        web_route: page.route,
+        web_enable: page.enabled,
+        tls: page.tls,
+        default_cert: app.certificates.describe().builtin,
       });
     },
   },
