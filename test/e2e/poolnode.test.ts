@@ -140,6 +140,32 @@ test("the page saves the project, activates the node, shows it running with its 
   await confirm(page);
   await spare.waitFor({ state: "detached" });
 
+  // the public page: a port out of range is refused with its message; saved and switched on, the
+  // card links to it and miners get it there; switched off, it is gone
+  const publicPage = page.getByTestId("poolnode-page");
+  await publicPage.getByText("Off", { exact: true }).waitFor();
+  await publicPage.locator('input[name="port"]').fill("70000");
+  await publicPage.getByRole("button", { name: "Save" }).click();
+  await publicPage
+    .getByRole("alert")
+    .getByText(/^Public page check failed: port 1 to 65535/)
+    .waitFor();
+  const pagePort = freePort();
+  await publicPage.locator('input[name="port"]').fill(String(pagePort));
+  await publicPage.locator('input[name="route"]').fill("pool/");
+  await publicPage.locator('input[name="title"]').fill("Hall pool");
+  await publicPage.getByRole("button", { name: "Save" }).click();
+  await expectToast(page, "Public page saved");
+  await publicPage.getByRole("button", { name: "Switch on" }).click();
+  const pageUrl = `http://127.0.0.1:${pagePort}/pool/`;
+  await publicPage.getByRole("link", { name: pageUrl }).waitFor();
+  const served = await fetch(pageUrl);
+  expect(served.status).toBe(200);
+  expect(await served.text()).toContain("<h1>Hall pool</h1>");
+  await publicPage.getByRole("button", { name: "Switch off" }).click();
+  await publicPage.getByText("Off", { exact: true }).waitFor();
+  expect(await fetch(pageUrl).catch(() => null)).toBeNull();
+
   // the stored project comes back into the form (once its GET has answered)
   await page.reload();
   await page.waitForFunction(

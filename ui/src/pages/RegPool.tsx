@@ -4,6 +4,7 @@ import { CARD } from "../lib/ui.ts";
 import { useFetch } from "../lib/useFetch.ts";
 import { type FoundBlock, FoundBlocks } from "./FoundBlocks.tsx";
 import { PoolNodeLedger } from "./PoolNodeLedger.tsx";
+import { PoolNodePage } from "./PoolNodePage.tsx";
 import { PoolNodePorts } from "./PoolNodePorts.tsx";
 import { PoolNodeProject } from "./PoolNodeProject.tsx";
 
@@ -83,6 +84,7 @@ export function RegPool() {
       />
       {running && sync?.data?.blocks && <FoundBlocks blocks={sync.data.blocks} />}
       {node !== undefined && <PoolNodeLedger coin={node.config.coin} />}
+      <PoolNodePage active={node !== undefined} />
       <PoolNodeProject active={node !== undefined} onChange={reload} />
     </div>
   );
