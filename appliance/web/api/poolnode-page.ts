@@ -24,8 +24,19 @@ const webconfigBody = z.object({
   notice: z.string(KEY).trim().max(300, KEY).default(""),
 });
 
-/** The settings, whether it listens (and why not), and where. */
-function pageView(app: AppContext) {
+/** What every call of the page answers: the settings, and whether it listens (and why not). */
+export interface PageView {
+  enable: boolean;
+  port: number;
+  route: string;
+  tls: boolean;
+  title: string;
+  notice: string;
+  listening: boolean;
+  error: string;
+}
+
+function pageView(app: AppContext): PageView {
   const s = readPageSettings(app.settings);
   return {
     enable: s.enabled,

@@ -6,6 +6,7 @@
  * page is served over TLS when asked, comes back after a restart, and is gone when switched off.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { PageView as PageState } from "../../../appliance/web/api/poolnode-page.ts";
 import { freePort, startTestAppliance, type TestAppliance } from "../../support/appliance.ts";
 import { HandMiner } from "../../support/poolnode/hand-miner.ts";
 import { submitPlan } from "../../support/poolnode/pplns-plan.ts";
@@ -24,16 +25,6 @@ interface Reply<T> {
   status: number;
   data: T;
   error?: { key: string; field?: string; detail?: string };
-}
-interface PageState {
-  enable: boolean;
-  port: number;
-  route: string;
-  tls: boolean;
-  title: string;
-  notice: string;
-  listening: boolean;
-  error: string;
 }
 
 const post = <T = PageState>(path: string, body?: unknown) => t.client.post<Reply<T>>(path, body);

@@ -1,21 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
+import type { PageView as PageState } from "../../../appliance/web/api/poolnode-page.ts";
 import { ApiError, get, post } from "../lib/api.ts";
 import { t } from "../lib/i18n.ts";
 import { toast } from "../lib/toast.ts";
 import { BTN_GHOST, BTN_PRIMARY, CARD, INPUT } from "../lib/ui.ts";
 import { useFetch } from "../lib/useFetch.ts";
-
-/** The public page's state as every /api/poolnode page call answers it (poolnode-page.ts). */
-interface PageState {
-  enable: boolean;
-  port: number;
-  route: string;
-  tls: boolean;
-  title: string;
-  notice: string;
-  listening: boolean;
-  error: string;
-}
 
 const why = (e: unknown) =>
   e instanceof ApiError ? `${e.text}${e.body?.detail ? ` (${e.body.detail})` : ""}` : String(e);
