@@ -11,6 +11,9 @@
  * sending a job every 10–30 s left six of them that no share could still be for.
  */
 
+/** A job whose id shares name (ES1, Kaspa, KawPow, Equihash). */
+export const hasId = (job: { readonly jobId: string }, jobId: string): boolean => job.jobId === jobId;
+
 /** A job as one miner received it. */
 export interface SentJob<J> {
   readonly job: J;
@@ -21,13 +24,13 @@ export interface SentJob<J> {
   readonly sentAt: number;
 }
 
-export const JOBS_PER_MINER = 8;
+const JOBS_PER_MINER = 8;
 const JOBS_ALWAYS_KEPT = 2;
 /**
  * A share found on a job just before the next one arrives reaches the proxy a round trip later;
  * farms on metered or satellite links see round trips near a second, so the grace is several.
  */
-export const LATE_SHARE_GRACE_MS = 5_000;
+const LATE_SHARE_GRACE_MS = 5_000;
 /** Shares remembered per job and miner for the duplicate check (a bound, not an expected count). */
 const SHARES_PER_JOB = 4096;
 
@@ -45,11 +48,14 @@ export class MinerJobs<J> {
       this.sent.shift();
   }
 
-  /** The newest job `match` takes. */
-  find(match: (job: J) => boolean): SentJob<J> | undefined {
+  /**
+   * The newest job `matches` takes for `key`. The key is passed rather than closed over so that the
+   * share path, which looks a job up for every share, allocates no function per share.
+   */
+  find<K>(key: K, matches: (job: J, key: K) => boolean): SentJob<J> | undefined {
     for (let i = this.sent.length - 1; i >= 0; i--) {
       const s = this.sent[i] as SentJob<J>;
-      if (match(s.job)) return s;
+      if (matches(s.job, key)) return s;
     }
     return undefined;
   }

@@ -16,7 +16,7 @@ import { badParams, ErrorCode, StratumError } from "./bitcoin/errors.ts";
 import { parseAuthorize } from "./bitcoin/messages.ts";
 import { intern } from "./intern.ts";
 import { errorLine, parsePositional, requestLine, resultLine, type StratumId } from "./message.ts";
-import { MinerJobs, type SentJob } from "./miner-jobs.ts";
+import { hasId, MinerJobs, type SentJob } from "./miner-jobs.ts";
 import { type MinerLane, MovableMiner, type Refusal, type SubscribingLane } from "./movable-miner.ts";
 import type { ShareTicket } from "./prefix-upstream.ts";
 
@@ -178,7 +178,7 @@ export abstract class PrefixMiner<
       this.strike(id, new StratumError(ErrorCode.UNAUTHORIZED, "unauthorized worker"));
       return;
     }
-    const sent = this.sent.find((j) => j.jobId === s.jobId);
+    const sent = this.sent.find(s.jobId, hasId);
     if (sent === undefined || !sent.job.upstream.isReady) {
       this.localVerdict(id, "stale", new StratumError(ErrorCode.STALE, "job not found"));
       return;

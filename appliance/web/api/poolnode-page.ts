@@ -25,7 +25,7 @@ const webconfigBody = z.object({
 });
 
 /** What every call of the page answers: the settings, and whether it listens (and why not). */
-export interface PageView {
+export interface PageSettingsView {
   enable: boolean;
   port: number;
   route: string;
@@ -36,7 +36,7 @@ export interface PageView {
   error: string;
 }
 
-function pageView(app: AppContext): PageView {
+function pageView(app: AppContext): PageSettingsView {
   const s = readPageSettings(app.settings);
   return {
     enable: s.enabled,

@@ -6,7 +6,7 @@
  * page is served over TLS when asked, comes back after a restart, and is gone when switched off.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { PageView as PageState } from "../../../appliance/web/api/poolnode-page.ts";
+import type { PageSettingsView as PageState } from "../../../appliance/web/api/poolnode-page.ts";
 import { freePort, startTestAppliance, type TestAppliance } from "../../support/appliance.ts";
 import { HandMiner } from "../../support/poolnode/hand-miner.ts";
 import { submitPlan } from "../../support/poolnode/pplns-plan.ts";

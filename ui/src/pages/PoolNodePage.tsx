@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import type { PageView as PageState } from "../../../appliance/web/api/poolnode-page.ts";
+import type { PageSettingsView as PageState } from "../../../appliance/web/api/poolnode-page.ts";
 import { ApiError, get, post } from "../lib/api.ts";
 import { t } from "../lib/i18n.ts";
 import { toast } from "../lib/toast.ts";

@@ -18,6 +18,8 @@ import type { Lane } from "./lane.ts";
 import { parseAuthorize, parseSubmit, parseSubscribe } from "./messages.ts";
 import { AlphMethod } from "./methods.ts";
 
+const holdsTemplate = (job: AlphJob, jobId: string): boolean => job.entry(jobId) !== undefined;
+
 export class AlphMinerSession extends MovableMiner<Lane, AlphJob, AlphError> {
   /** the extranonce the miner holds now */
   prefix = "";
@@ -109,7 +111,7 @@ export class AlphMinerSession extends MovableMiner<Lane, AlphJob, AlphError> {
       return;
     }
     // the newest job holding a template with this id
-    const sent = this.sent.find((j) => j.entry(s.jobId) !== undefined);
+    const sent = this.sent.find(s.jobId, holdsTemplate);
     const entry = sent?.job.entry(s.jobId);
     if (sent === undefined || entry === undefined || !sent.job.upstream.isReady) {
       this.localVerdict(id, "stale", STALE_JOB());

@@ -7,7 +7,7 @@
  */
 import { intern } from "../intern.ts";
 import { parsePositional, requestLine, type StratumId } from "../message.ts";
-import { MinerJobs, type SentJob } from "../miner-jobs.ts";
+import { hasId, MinerJobs, type SentJob } from "../miner-jobs.ts";
 import { MovableMiner, type Refusal } from "../movable-miner.ts";
 import { EthError, EthErrorCode } from "./errors.ts";
 import type { EthJob } from "./job.ts";
@@ -23,6 +23,8 @@ import { type Dialect, EthproxyMethod, NICEHASH_PROTOCOL, NicehashMethod } from 
 import type { EthUpstream } from "./upstream.ts";
 
 let nextMinerId = 1;
+
+const hasHeader = (job: EthJob, header: string): boolean => job.work.header === header;
 
 export class EthMinerSession extends MovableMiner<Lane, EthJob, EthError> {
   readonly id = nextMinerId++;
@@ -248,7 +250,7 @@ export class EthMinerSession extends MovableMiner<Lane, EthJob, EthError> {
       return;
     }
     // ETHPROXY names work by its header: the latest session that gave this miner the header
-    const sent = this.sent.find((j) => j.work.header === s.header);
+    const sent = this.sent.find(s.header, hasHeader);
     if (sent === undefined || !sent.job.upstream.isReady) {
       this.localVerdict(id, "stale", new EthError(EthErrorCode.STALE, "job not found"));
       return;
@@ -266,7 +268,7 @@ export class EthMinerSession extends MovableMiner<Lane, EthJob, EthError> {
       this.refuse(id, new EthError(EthErrorCode.UNAUTHORIZED, "unauthorized worker"));
       return;
     }
-    const sent = this.sent.find((j) => j.jobId === s.jobId);
+    const sent = this.sent.find(s.jobId, hasId);
     if (sent === undefined || !sent.job.upstream.isReady) {
       this.localVerdict(id, "stale", new EthError(EthErrorCode.STALE, "job not found"));
       return;

@@ -9,7 +9,7 @@
 import { EthError, EthErrorCode } from "../ethereum/errors.ts";
 import { intern } from "../intern.ts";
 import { errorLine, parsePositional, requestLine, resultLine, type StratumId } from "../message.ts";
-import { MinerJobs, type SentJob } from "../miner-jobs.ts";
+import { hasId, MinerJobs, type SentJob } from "../miner-jobs.ts";
 import { MovableMiner, type Refusal } from "../movable-miner.ts";
 import type { KaspaJob } from "./job.ts";
 import type { Lane } from "./lane.ts";
@@ -129,7 +129,7 @@ export class KaspaMinerSession extends MovableMiner<Lane, KaspaJob, EthError> {
       this.refuse(id, new EthError(EthErrorCode.UNAUTHORIZED, "unauthorized worker"));
       return;
     }
-    const sent = this.sent.find((j) => j.jobId === s.jobId);
+    const sent = this.sent.find(s.jobId, hasId);
     if (sent === undefined || !sent.job.upstream.isReady) {
       this.localVerdict(id, "stale", new EthError(EthErrorCode.STALE, "job not found"));
       return;
