@@ -28,8 +28,8 @@ export const BlockTemplate = z.object({
   height: z.number().int().positive(),
   longpollid: z.string().optional(),
   default_witness_commitment: hex.optional(),
-  /** Litecoin's MWEB block body, present once MWEB is active */
-  mweb: z.string().optional(),
+  /** Litecoin's MWEB extension block, serialized, present once MWEB is active */
+  mweb: hex.optional(),
 });
 export type BlockTemplate = z.infer<typeof BlockTemplate>;
 

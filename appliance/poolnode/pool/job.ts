@@ -36,8 +36,6 @@ export class PoolJob {
     readonly template: BlockTemplate,
     source: JobSource,
   ) {
-    // The pool cannot build MWEB's HogEx transaction yet; a block without it would be invalid.
-    if (template.mweb !== undefined) throw new Error("the template carries an MWEB block: not supported yet");
     this.coinbase = buildCoinbase({
       height: template.height,
       value: template.coinbasevalue,
