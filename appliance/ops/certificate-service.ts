@@ -1,7 +1,10 @@
 import type { SettingsStore } from "../store/settings.ts";
-import { certInfo, checkPair, makeSelfSigned } from "./certificate.ts";
+import { type CertInfo, certInfo, checkPair, makeSelfSigned } from "./certificate.ts";
 
 const KEY = "certificate";
+
+/** A certificate as the API shows it: who it names, until when, its fingerprint; never the key. */
+export type CertificateView = CertInfo & { builtin: boolean };
 
 export interface StoredCertificate {
   cert: string;
@@ -33,7 +36,7 @@ export class CertificateService {
   }
 
   /** What the console shows: never the key. */
-  describe() {
+  describe(): CertificateView {
     const c = this.current();
     return { builtin: c.builtin, ...certInfo(c.cert) };
   }

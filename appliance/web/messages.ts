@@ -117,6 +117,10 @@ export const MESSAGES = {
   "lang.poolnode.err_port_in_use":
     "The appliance already uses this port: a proxy port, a pool-node port or the web console",
   "lang.poolnode.err_no_port": "No such pool-node port",
+  "lang.poolnode.err_asset":
+    "This node serves one coin, the one its project names; another coin needs a pool node of its own",
+  "lang.poolnode.err_no_vendor":
+    "This pool node runs on your own coin daemon: there is no vendor account to log in to or verify by mail",
   "lang.poolnode.err_page_config":
     "Public page check failed: port 1 to 65535, flag 0 or 1, a title up to 80 and a notice up to 300 characters",
   "lang.poolnode.err_project_port": "The project's stratum port is changed in the project settings, not here",

@@ -9,9 +9,11 @@ import { historyRoutes } from "./history.ts";
 import { liveRoutes } from "./live.ts";
 import { passwordChangeRoutes } from "./password-change.ts";
 import { poolNodeRoutes } from "./poolnode.ts";
+import { poolNodeAssetRoutes } from "./poolnode-assets.ts";
 import { poolNodeDaemonRoutes } from "./poolnode-daemon.ts";
 import { poolNodePageRoutes } from "./poolnode-page.ts";
 import { poolNodePortRoutes } from "./poolnode-ports.ts";
+import { poolNodeVendorRoutes } from "./poolnode-vendor.ts";
 import { portRoutes } from "./ports.ts";
 import { preferenceRoutes } from "./preferences.ts";
 import { ratioRoutes } from "./ratios.ts";
@@ -52,4 +54,6 @@ export const allRoutes: Route[] = [
   ...poolNodePortRoutes,
   ...poolNodeDaemonRoutes,
   ...poolNodePageRoutes,
+  ...poolNodeAssetRoutes,
+  ...poolNodeVendorRoutes,
 ];

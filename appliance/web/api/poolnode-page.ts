@@ -13,7 +13,7 @@ import { badRequest } from "../errors.ts";
 import type { RequestInfo, Route } from "../router.ts";
 import { checkFree } from "./poolnode-ports.ts";
 import { nodeRoute } from "./poolnode-reply.ts";
-import { parseRoute } from "./security.ts";
+import { parseRoute, resetCertificate, uploadCertificate } from "./security.ts";
 
 const KEY = "lang.poolnode.err_page_config";
 const portBody = z.object({ port: z.number(KEY).int(KEY).min(1, KEY).max(65535, KEY) });
@@ -86,6 +86,8 @@ export const poolNodePageRoutes: Route[] = [
   ),
   read("/api/poolnode/webconfig"),
   nodeRoute("POST", "/api/poolnode/webconfig", async (r) => change(r, await parseBody(r.req, webconfigBody))),
-  // the page serves the appliance's one certificate (the console's, uploaded or reset there)
+  // the page serves the appliance's one certificate, the console's: replacing it here replaces it there
   nodeRoute("GET", "/api/poolnode/cert", ({ app }) => app.certificates.describe()),
+  nodeRoute("POST", "/api/poolnode/cert/upload", uploadCertificate),
+  nodeRoute("POST", "/api/poolnode/cert/reset", resetCertificate),
 ];

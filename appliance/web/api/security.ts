@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import type { CertificateView } from "../../ops/certificate-service.ts";
 import type { AppContext } from "../app-context.ts";
 import { audit } from "../audit.ts";
 import { parseBody, readJson } from "../body.ts";
 import { ApiError, badRequest } from "../errors.ts";
 import { ROUTE_SETTING } from "../handler.ts";
 import { WEB_TLS_SETTING } from "../http-server.ts";
-import type { Route } from "../router.ts";
+import type { RequestInfo, Route } from "../router.ts";
 import { canBind, DEFAULT_WEB_PORT, WEB_PORT_SETTING } from "./port-guards.ts";
 
 export const KENC_SETTING = "kenc_key";
@@ -66,6 +67,32 @@ async function readCertificateUpload(req: Request): Promise<{ cert: string; key:
   const parsed = z.object({ cert: z.string().default(""), key: z.string().default("") }).safeParse(body);
   if (!parsed.success) throw badRequest("lang.cert.err_missing");
   return parsed.data;
+}
+
+/**
+ * The appliance's one certificate (console, and the pool node's public page: both answer with it),
+ * replaced by an uploaded pair; audited, and every listener that serves it starts again with it.
+ */
+export async function uploadCertificate(r: RequestInfo): Promise<CertificateView> {
+  const { app, req } = r;
+  const before = app.certificates.describe();
+  const { cert, key } = await readCertificateUpload(req);
+  if (!cert.trim() || !key.trim()) throw badRequest("lang.cert.err_missing");
+  const res = app.certificates.upload(cert, key);
+  if (!res.ok) throw badRequest("lang.cert.err_invalid", { detail: res.reason });
+  audit(r, "TLS certificate", before, app.certificates.describe());
+  await app.certificateChanged();
+  return app.certificates.describe();
+}
+
+/** Back to a new self-signed certificate, the same way. */
+export async function resetCertificate(r: RequestInfo): Promise<CertificateView> {
+  const { app } = r;
+  const before = app.certificates.describe();
+  app.certificates.reset();
+  audit(r, "TLS certificate", before, app.certificates.describe());
+  await app.certificateChanged();
+  return app.certificates.describe();
 }
 
 export const securityRoutes: Route[] = [
@@ -183,29 +210,12 @@ export const securityRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/cert/upload",
-    handler: async (r) => {
-      const { app, req } = r;
-      const before = app.certificates.describe();
-      const { cert, key } = await readCertificateUpload(req);
-      if (!cert.trim() || !key.trim()) throw badRequest("lang.cert.err_missing");
-      const res = app.certificates.upload(cert, key);
-      if (!res.ok) throw badRequest("lang.cert.err_invalid", { detail: res.reason });
-      audit(r, "TLS certificate", before, app.certificates.describe());
-      await app.certificateChanged();
-      return Response.json(app.certificates.describe());
-    },
+    handler: async (r) => Response.json(await uploadCertificate(r)),
   },
   {
     method: "POST",
     path: "/api/cert/reset",
-    handler: async (r) => {
-      const { app } = r;
-      const before = app.certificates.describe();
-      app.certificates.reset();
-      audit(r, "TLS certificate", before, app.certificates.describe());
-      await app.certificateChanged();
-      return Response.json(app.certificates.describe());
-    },
+    handler: async (r) => Response.json(await resetCertificate(r)),
   },
   {
     method: "GET",

@@ -54,6 +54,7 @@ test("not activated: status 4 everywhere", async () => {
     "/api/poolnode/project/info",
     "/api/poolnode/project/config",
     "/api/poolnode/sync/info",
+    "/api/poolnode/pool/assets",
   ])
     expect((await t.client.get<Reply>(path)).body.status).toBe(4);
   expect((await t.client.post<Reply>("/api/poolnode/project/active")).body.status).toBe(4);
@@ -197,6 +198,37 @@ test("update/address: checked by the daemon, audited, and the next block pays th
     await cli(chain.node, "getblock", await cli(chain.node, "getblockhash", String(height + 1)), "2"),
   );
   expect(block.tx[0].vout[0].scriptPubKey.addresses).toEqual([next]);
+});
+
+test("pool/asset*: the node's one coin; choosing another is refused, not ignored", async () => {
+  const ltc = { coin: "LTC", algorithm: "scrypt", endpoint: 1, state: "running", selected: true };
+  expect((await t.client.get<Reply<unknown>>("/api/poolnode/pool/assets")).body.data).toEqual([ltc]);
+  expect((await t.client.get<Reply>("/api/poolnode/pool/asset/selected")).body.data).toEqual(ltc);
+  expect((await t.client.get<Reply>("/api/poolnode/pool/asset/status")).body.data).toEqual(ltc);
+  const other = await t.client.post<Reply & { error: { detail?: string } }>("/api/poolnode/pool/asset", {
+    coin: "btc",
+  });
+  expect(other.status).toBe(400);
+  expect(other.body.error).toEqual(
+    expect.objectContaining({ key: "lang.poolnode.err_asset", field: "coin" }),
+  );
+  expect(other.body.error.detail).toBe("LTC");
+  expect((await t.client.post<Reply>("/api/poolnode/pool/asset", { coin: "ltc" })).body.data).toEqual(ltc);
+  expect((await t.client.post<Reply>("/api/poolnode/pool/asset/reset")).body.data).toEqual(ltc);
+});
+
+test("the vendor-account calls are refused with the reason: the node has no vendor account", async () => {
+  const calls: [string, string][] = [
+    ["GET", "/api/poolnode/captcha/image"],
+    ["POST", "/api/poolnode/captcha/check"],
+    ["POST", "/api/poolnode/user/login"],
+    ["POST", "/api/poolnode/send/mail"],
+    ["POST", "/api/poolnode/send/user/mail"],
+  ];
+  for (const [method, path] of calls) {
+    const res = method === "GET" ? await t.client.get<Reply>(path) : await t.client.post<Reply>(path, {});
+    expect([path, res.status, res.body.error?.key]).toEqual([path, 400, "lang.poolnode.err_no_vendor"]);
+  }
 });
 
 test("an activated node runs again after a restart; deactivating closes its port", async () => {

@@ -3,15 +3,19 @@
  * spec §7's calls (port, route, title and notice, on), it answers on its own port under its route with
  * the pool's figures and how to connect; after a hand miner's block it lists the block, and an
  * address lookup shows that address's shares and worker. Hostile input is escaped or refused, the
- * page is served over TLS when asked, comes back after a restart, and is gone when switched off.
+ * page is served over TLS when asked (with a certificate uploaded through the page's own calls), comes
+ * back after a restart, and is gone when switched off.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { X509Certificate } from "node:crypto";
+import { makeSelfSigned } from "../../../appliance/ops/certificate.ts";
 import type { PageSettingsView as PageState } from "../../../appliance/web/api/poolnode-page.ts";
 import { freePort, startTestAppliance, type TestAppliance } from "../../support/appliance.ts";
 import { HandMiner } from "../../support/poolnode/hand-miner.ts";
 import { submitPlan } from "../../support/poolnode/pplns-plan.ts";
 import { CHAIN_TEST_MS, cli, RegtestPair } from "../../support/poolnode/regtest.ts";
 import { untilAsync } from "../../support/stratum/port-fixture.ts";
+import { servedFingerprint } from "../../support/tls-peer.ts";
 
 const D = 2 ** -16;
 const stratumPort = freePort();
@@ -161,6 +165,20 @@ test("over TLS with the appliance's certificate when asked; back after a restart
   expect(await page("/pool/").catch(() => null)).toBeNull();
   const cert = (await t.client.get<Reply<{ builtin: boolean }>>("/api/poolnode/cert")).body.data;
   expect(cert.builtin).toBe(true);
+
+  // the page's cert/upload and cert/reset replace the appliance's one certificate, and the page serves it at once
+  const pageUrl = `https://127.0.0.1:${pagePort}/pool/`;
+  const pair = makeSelfSigned("pool.farm.example");
+  const uploaded = new X509Certificate(pair.cert).fingerprint256;
+  const bad = await post("/api/poolnode/cert/upload", { cert: pair.cert, key: makeSelfSigned("x").key });
+  expect([bad.status, bad.body.error?.key]).toEqual([400, "lang.cert.err_invalid"]);
+  const up = await post<{ builtin: boolean }>("/api/poolnode/cert/upload", pair);
+  expect(up.body).toEqual({ status: 0, data: expect.objectContaining({ builtin: false }) });
+  await untilAsync(async () => (await servedFingerprint(pageUrl)) === uploaded);
+  expect((await t.client.get<{ builtin: boolean }>("/api/cert")).body.builtin).toBe(false);
+  const reset = await post<{ builtin: boolean }>("/api/poolnode/cert/reset");
+  expect(reset.body.data.builtin).toBe(true);
+  await untilAsync(async () => (await servedFingerprint(pageUrl)) !== uploaded);
   expect((await post("/api/poolnode/index/tls/0")).body.data.tls).toBe(false);
 
   const dataDir = t.dataDir;

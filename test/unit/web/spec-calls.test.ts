@@ -101,3 +101,23 @@ test("every call of spec §7 (except pool-node) has a route", () => {
     });
   expect(missing).toEqual([]);
 });
+
+/**
+ * Spec §7's pool-node calls, as its list names them (it gives no method for most): each must have a
+ * route under /api/poolnode/ for some method, even those answered with a refusal (the vendor account).
+ */
+const POOL_NODE_CALLS =
+  "captcha/image captcha/check port/new project/apply project/info project/active project/unactive project/config " +
+  "ports endpoints user/login send/mail send/user/mail index/port route ping/1 enable/index enable/index/1 " +
+  "project/stats address/info rewards payouts update/address sync/info index/tls/1 index/tls webconfig profit " +
+  "cert cert/upload cert/reset subaccount/configs subaccount/config extra/1 subaccount/rebate " +
+  "withdrawal/can/apply withdrawal/submit withdrawal/logs pool/asset/selected pool/assets pool/asset/status " +
+  "pool/asset pool/asset/reset";
+
+test("every pool-node call of spec §7 has a route", () => {
+  const router = new Router(allRoutes);
+  const missing = POOL_NODE_CALLS.split(" ").filter((call) =>
+    ["GET", "POST", "DELETE"].every((method) => router.match(method, `/api/poolnode/${call}`) === null),
+  );
+  expect(missing).toEqual([]);
+});
