@@ -7,7 +7,7 @@ import { z } from "zod";
 import { POOL_COINS } from "../../poolnode/pool/coins.ts";
 import type { PoolNodeService } from "../../poolnode/service.ts";
 import { parseBody } from "../body.ts";
-import { badRequest } from "../errors.ts";
+import { badRequest, notFound } from "../errors.ts";
 import type { Route } from "../router.ts";
 import { nodeRoute } from "./poolnode-reply.ts";
 
@@ -16,10 +16,12 @@ const assetBody = z.object({ coin: z.string(KEY).trim().toUpperCase() });
 
 /** The node's one coin: its name, its PoW, its daemon (endpoint 1) and whether the pool runs on it. */
 function asset(node: PoolNodeService) {
-  const coin = node.project()?.coin ?? "";
+  // nodeRoute answers status 4 before there is a project, so this only guards the type
+  const p = node.project();
+  if (p === null) throw notFound();
   return {
-    coin,
-    algorithm: coin in POOL_COINS ? POOL_COINS[coin as keyof typeof POOL_COINS].algorithm : "",
+    coin: p.coin,
+    algorithm: POOL_COINS[p.coin].algorithm,
     endpoint: 1,
     state: node.state(),
     selected: true,
