@@ -3,8 +3,8 @@
  * index.ts): for each family named on the command line, or every kit when none is, memory per miner
  * and the added share round trip in each mode the catalogue offers it, and the fee at the pools in
  * Efficient mode. A kit whose family is not registered in engine/stratum/families.ts is skipped.
- * `node_modules/.bin/bun bench/engine/family.ts [ethereum] [cryptonote]`; bench/run.ts runs one
- * family per process.
+ * `node_modules/.bin/bun bench/engine/family.ts [--memory] [ethereum] [cryptonote]` (`--memory`: the
+ * memory scenarios alone); bench/run.ts runs one family per process.
  */
 import { feeSupported, isCategory, modesOf } from "../../appliance/catalog/categories.ts";
 import { ProxyMode } from "../../appliance/domain/port.ts";
@@ -67,18 +67,28 @@ function modes(kit: FamilyKit): BenchMode[] {
   return out;
 }
 
-export async function runFamily(kit: FamilyKit, log: (line: string) => void): Promise<FamilyBenchmarks> {
+export async function runFamily(
+  kit: FamilyKit,
+  log: (line: string) => void,
+  memoryOnly = false,
+): Promise<FamilyBenchmarks> {
   const r: FamilyBenchmarks = { kit, memory: [], latency: [], fee: null };
   for (const mode of modes(kit)) {
     const t0 = performance.now();
     r.memory.push(await bounded(`${kit.family} memory ${mode}`, familyMemory(kit, mode, MINERS[mode])));
     log(`${kit.family} memory ${mode} (${secs(t0)} s): ${JSON.stringify(r.memory.at(-1))}`);
+    if (memoryOnly) continue;
     const t1 = performance.now();
     r.latency.push(await bounded(`${kit.family} latency ${mode}`, familyLatency(kit, mode)));
     log(`${kit.family} latency ${mode} (${secs(t1)} s): ${JSON.stringify(r.latency.at(-1))}`);
   }
   // a family without fee (the pass-through relay) has no fee to measure
-  if (modes(kit).includes("Efficient") && isCategory(kit.category) && feeSupported(kit.category)) {
+  if (
+    !memoryOnly &&
+    modes(kit).includes("Efficient") &&
+    isCategory(kit.category) &&
+    feeSupported(kit.category)
+  ) {
     const t2 = performance.now();
     r.fee = await bounded(`${kit.family} fee`, familyFee(kit, "Efficient"));
     log(`${kit.family} fee Efficient (${secs(t2)} s): ${JSON.stringify(r.fee)}`);
@@ -114,7 +124,9 @@ export function markdown(r: FamilyBenchmarks): string {
 }
 
 if (import.meta.main) {
-  const names = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const memoryOnly = args.includes("--memory");
+  const names = args.filter((a) => a !== "--memory");
   const started = performance.now();
   for (const kit of KITS) {
     if (names.length > 0 && !names.includes(kit.family)) continue;
@@ -123,7 +135,7 @@ if (import.meta.main) {
       continue;
     }
     try {
-      const r = await runFamily(kit, console.log);
+      const r = await runFamily(kit, console.log, memoryOnly);
       console.log(markdown(r));
     } catch (e) {
       // a stuck scenario leaves its sockets and proxy child open, which would keep this process alive
