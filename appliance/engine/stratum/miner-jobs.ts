@@ -8,7 +8,8 @@
  * and a pool keeps a few jobs of one block, so the newest two always stay, and an older one as long as
  * the job after it went out less than LATE_SHARE_GRACE_MS ago, at most JOBS_PER_MINER. Without the
  * grace rule every miner held eight jobs (with their duplicate sets) whatever the pool's pace; a pool
- * sending a job every 10–30 s left six of them that no share could still be for.
+ * sending a job every 10–30 s left six of them that no share could still be for. CryptoNote keeps its
+ * jobs per lane rather than per miner (cryptonote/job.ts) and prunes them by the same rule.
  */
 
 /** A job whose id shares name (ES1, Kaspa, KawPow, Equihash). */
@@ -34,18 +35,24 @@ const LATE_SHARE_GRACE_MS = 5_000;
 /** Shares remembered per job and miner for the duplicate check (a bound, not an expected count). */
 const SHARES_PER_JOB = 4096;
 
+/**
+ * Whether the oldest of `sent` (oldest first) may go: never one of the newest two; then when there
+ * are more than `max`, or when the job after it went out longer than the grace ago.
+ */
+export function oldestMayGo(sent: readonly { readonly sentAt: number }[], now: number, max: number): boolean {
+  return (
+    sent.length > JOBS_ALWAYS_KEPT &&
+    (sent.length > max || (sent[1] as { readonly sentAt: number }).sentAt <= now - LATE_SHARE_GRACE_MS)
+  );
+}
+
 export class MinerJobs<J> {
   private readonly sent: SentJob<J>[] = [];
 
   add(job: J, prefix: string): void {
     const now = Date.now();
     this.sent.push({ job, prefix, shares: null, sentAt: now });
-    // the oldest goes when over the cap, or when its successor went out longer than the grace ago
-    while (
-      this.sent.length > JOBS_ALWAYS_KEPT &&
-      (this.sent.length > JOBS_PER_MINER || (this.sent[1] as SentJob<J>).sentAt <= now - LATE_SHARE_GRACE_MS)
-    )
-      this.sent.shift();
+    while (oldestMayGo(this.sent, now, JOBS_PER_MINER)) this.sent.shift();
   }
 
   /**

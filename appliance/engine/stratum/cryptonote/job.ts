@@ -3,15 +3,19 @@
  * the value of blob[42] reserved for that miner — under a proxy job id unique on the port, so that
  * a late share finds the session that issued its job and the byte it must carry.
  */
+import { oldestMayGo } from "../miner-jobs.ts";
 import type { PoolJob } from "./messages.ts";
 import { byteHex, withByte } from "./nonce.ts";
 import type { Upstream } from "./upstream.ts";
 
 /**
- * Pool jobs kept per lane for late shares: pools keep about four per session (older ones answer
- * "Invalid job id"), so keeping more would only forward shares the pool refuses.
+ * Pool jobs kept per lane for late shares, at most: pools keep about four per session (older ones
+ * answer "Invalid job id"), so keeping more would only forward shares the pool refuses. Fewer stay
+ * at a pool's usual pace: the newest two, and an older one only while the job after it is younger
+ * than the late-share grace (oldestMayGo, miner-jobs.ts). In Efficient mode a lane is one miner's,
+ * so at a job every 30 s a miner holds two pool jobs, not four.
  */
-export const POOL_JOBS_KEPT = 4;
+const POOL_JOBS_KEPT = 4;
 /** Values of blob[42]: how many miners can mine one pool job at once. */
 export const BYTES_PER_JOB = 256;
 
@@ -41,11 +45,17 @@ export class Job {
   }
 }
 
-/** All live jobs of a port: the last POOL_JOBS_KEPT pool jobs of each lane, every byte given out. */
+interface LaneJob {
+  readonly source: PoolJob;
+  readonly ids: string[];
+  readonly sentAt: number;
+}
+
+/** All live jobs of a port: the pool jobs each lane keeps, every byte given out. */
 export class JobTable {
   private readonly jobs = new Map<string, Job>();
-  /** per lane, oldest first: a pool job and the proxy ids issued for it */
-  private readonly perLane = new Map<number, Array<{ source: PoolJob; ids: string[] }>>();
+  /** per lane, oldest first: a pool job, the proxy ids issued for it, when its first id went out */
+  private readonly perLane = new Map<number, LaneJob[]>();
   private seq = 0;
 
   /**
@@ -64,7 +74,7 @@ export class JobTable {
     return job;
   }
 
-  private entryFor(laneId: number, source: PoolJob): { source: PoolJob; ids: string[] } {
+  private entryFor(laneId: number, source: PoolJob): LaneJob {
     let list = this.perLane.get(laneId);
     if (list === undefined) {
       list = [];
@@ -74,9 +84,11 @@ export class JobTable {
     if (last !== undefined && last.source === source) return last;
     const found = list.find((e) => e.source === source);
     if (found !== undefined) return found;
-    const entry = { source, ids: [] as string[] };
+    const now = Date.now();
+    const entry: LaneJob = { source, ids: [], sentAt: now };
     list.push(entry);
-    while (list.length > POOL_JOBS_KEPT) for (const id of list.shift()?.ids ?? []) this.jobs.delete(id);
+    while (oldestMayGo(list, now, POOL_JOBS_KEPT))
+      for (const id of list.shift()?.ids ?? []) this.jobs.delete(id);
     return entry;
   }
 
