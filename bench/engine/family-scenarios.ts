@@ -52,7 +52,8 @@ const MEMORY_JOBS_BEFORE_MEASURING = 4;
 
 /**
  * RSS growth per miner between 200 miners and `miners`, each having had two shares answered and
- * then MEMORY_JOBS_BEFORE_MEASURING jobs.
+ * then MEMORY_JOBS_BEFORE_MEASURING jobs. With SNAP=/path/name the proxy writes heap snapshots
+ * name-a.json (200 miners) and name-b.json (all), as in memory.ts.
  */
 export async function familyMemory(kit: FamilyKit, mode: BenchMode, miners: number): Promise<FamilyMemory> {
   const pool = await kit.startPool({ difficulty: kit.difficulty, jobIntervalMs: MEMORY_JOB_INTERVAL_MS });
@@ -74,10 +75,12 @@ export async function familyMemory(kit: FamilyKit, mode: BenchMode, miners: numb
     await first.connect();
     await mine(first);
     const before = await proxy.memory();
+    if (process.env.SNAP) await proxy.snap(`${process.env.SNAP}-a.json`);
     await rest.connect();
     await mine(rest);
     await Bun.sleep(MEMORY_JOBS_BEFORE_MEASURING * MEMORY_JOB_INTERVAL_MS);
     const after = await proxy.memory();
+    if (process.env.SNAP) await proxy.snap(`${process.env.SNAP}-b.json`);
     return {
       mode,
       miners,

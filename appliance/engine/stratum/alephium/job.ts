@@ -47,11 +47,16 @@ export class AlphJob {
     return undefined;
   }
 
-  /** mining.notify with the pool's objects under port-unique ids, built once for every miner. */
+  /**
+   * mining.notify with the pool's objects under port-unique ids. A shared lane's job goes to many
+   * miners, so its line is built once and kept; a lane of one miner (Efficient mode) sends it once,
+   * and keeping it would hold a line of a kilobyte or more per job and miner for the job's life.
+   */
   notifyLine(): string {
     if (this.line !== null) return this.line;
     const params = this.entries.map((e) => ({ ...e.pool.fields, jobId: e.jobId }));
-    this.line = `${JSON.stringify({ id: null, method: AlphMethod.NOTIFY, params })}\n`;
-    return this.line;
+    const line = `${JSON.stringify({ id: null, method: AlphMethod.NOTIFY, params })}\n`;
+    if (this.origin.shared) this.line = line;
+    return line;
   }
 }

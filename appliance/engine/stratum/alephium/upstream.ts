@@ -7,6 +7,7 @@
  * It knows nothing of miners; its Lane decides what to do with work and closures.
  */
 import type { Endpoint } from "../../transport/endpoint.ts";
+import { LineCache } from "../intern.ts";
 import { parseMessage } from "../message.ts";
 import { PoolSession } from "../pool-session.ts";
 import { AlphError, AlphErrorCode, readVerdict } from "./errors.ts";
@@ -30,6 +31,14 @@ export interface UpstreamHandler {
   /** `healthy`: the session had delivered work; `refused`: the pool answered but refused the login */
   onClosed(u: AlphUpstream, reason: string, healthy: boolean, refused: boolean): void;
 }
+
+/**
+ * The reference pool broadcasts the same notify line to every connection, and its templates are
+ * never modified after parsing (job.ts copies their fields into each miner's line), so sessions
+ * share one parse: in Efficient mode, where every miner has a session of its own, each would
+ * otherwise keep its own copy of every template's header and transaction blobs.
+ */
+const notifyCache = new LineCache<PoolJob[]>(64);
 
 export interface UpstreamOptions {
   agent: string;
@@ -96,6 +105,11 @@ export class AlphUpstream extends PoolSession<Pending> {
 
   onLine(line: string): void {
     if (this.state === "closed") return;
+    const known = notifyCache.get(line);
+    if (known !== undefined) {
+      this.onJob({ templates: known, difficulty: this.difficulty, extranonce: this.extranonce });
+      return;
+    }
     const m = parseMessage(line);
     if (m === null) {
       this.close("malformed line from pool");
@@ -116,6 +130,8 @@ export class AlphUpstream extends PoolSession<Pending> {
           this.close("malformed mining.notify from pool");
           return;
         }
+        // only id-less notifications are cached: a line with an id is not the same message twice
+        if (m.id === null) notifyCache.set(line, templates);
         this.onJob({ templates, difficulty: this.difficulty, extranonce: this.extranonce });
         return;
       }
