@@ -86,6 +86,11 @@ export interface EngineTiming {
   floodLinesPerSecond: number;
   /** how often the fee scheduler re-checks miners on fee targets between their shares */
   feeTickMs: number;
+  /**
+   * a CryptoNote pool that offers the "keepalive" extension is sent keepalived this often (xmrig's
+   * period: such pools drop sessions silent for longer)
+   */
+  keepaliveMs: number;
 }
 
 /** One closed minute of one device, handed to the series store (persisted off the hot path). */

@@ -24,6 +24,7 @@ export const DEFAULT_TIMING: EngineTiming = {
   protectMs: 600_000,
   floodLinesPerSecond: 500,
   feeTickMs: 1_000,
+  keepaliveMs: 60_000,
 };
 
 const MINUTE = 60_000;

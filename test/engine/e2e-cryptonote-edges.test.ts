@@ -163,6 +163,24 @@ describe("sessions", () => {
     expect(r.loginError).toBe("login refused: Missing login");
     expect(pool.rejects.get("Missing login")).toBe(1);
   });
+
+  test("a pool that offers keepalive is sent keepalived at the engine's period, while the session mines", async () => {
+    env = new CryptoNoteE2E({ keepaliveMs: 150 });
+    const pool = await env.pool();
+    const listen = await env.t.start(env.port({ pool_address: pool.address }));
+    const miner = env.miner({ port: listen, login: "4Keep" });
+    await until(() => miner.report.accepted >= 1);
+    const since = performance.now();
+    const before = pool.keepalives;
+    await until(() => pool.keepalives >= before + 3);
+    // three periods of 150 ms, each up to one 250-ms sweep late
+    expect(performance.now() - since).toBeGreaterThanOrEqual(300);
+    // one session all along: the keepalives kept it, nothing reconnected
+    expect(pool.connections).toBe(1);
+    const r = await miner.finish();
+    expect(r.rejected.size).toBe(0);
+    expect(r.disconnects).toBe(0);
+  });
 });
 
 /**

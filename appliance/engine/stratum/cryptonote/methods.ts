@@ -20,6 +20,3 @@ export const Method = {
  * each miner gets its own byte of a shared job; "keepalive" invites keepalived.
  */
 export const MINER_EXTENSIONS = ["algo", "nicehash", "keepalive"] as const;
-
-/** xmrig's keepalive period; pools that advertise "keepalive" drop sessions silent for longer. */
-export const KEEPALIVE_MS = 60_000;

@@ -16,7 +16,8 @@ export function probeCryptoNotePool(endpoint: Endpoint, agent: string, timeoutMs
     };
     const u = new Upstream(
       endpoint,
-      { agent, connectTimeoutMs: timeoutMs, jobTimeoutMs: timeoutMs },
+      // it closes at the first job or the timeout, before a keepalive could be due
+      { agent, connectTimeoutMs: timeoutMs, jobTimeoutMs: timeoutMs, keepaliveMs: timeoutMs },
       { user: "x", pass: "x", rigid: null, algos: null },
       {
         onJob: () => {

@@ -126,6 +126,7 @@ export class CryptoNoteRuntime extends PortView implements FamilyRuntime, Sessio
       agent: this.ctx.agentFor(agent),
       connectTimeoutMs: this.ctx.timing.connectTimeoutMs,
       jobTimeoutMs: this.ctx.timing.jobTimeoutMs,
+      keepaliveMs: this.ctx.timing.keepaliveMs,
     };
   }
 

@@ -5,13 +5,14 @@
  * nothing of miners; its owner (a Lane) decides what to do with jobs and closures.
  */
 import type { Socket, SocketHandler } from "bun";
+import { deadlines } from "../../deadlines.ts";
 import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import { LineWriter, POOL_MAX_PENDING_BYTES } from "../../transport/line-writer.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
 import { parseMessage } from "../message.ts";
 import { CnError, Errors, readPoolError } from "./errors.ts";
 import { type PoolJob, parseLoginResult, parsePoolJob } from "./messages.ts";
-import { KEEPALIVE_MS, Method } from "./methods.ts";
+import { Method } from "./methods.ts";
 
 export type UpstreamState = "connecting" | "login" | "ready" | "closed";
 
@@ -37,6 +38,7 @@ export interface UpstreamOptions {
   agent: string;
   connectTimeoutMs: number;
   jobTimeoutMs: number;
+  keepaliveMs: number;
 }
 
 type Pending =
@@ -49,7 +51,6 @@ const NO_JOB = "no job from pool in time";
 export const LOGIN_REFUSED = "login refused";
 /** Unanswered requests one session may have; a shared session carries up to 256 miners. */
 const MAX_PENDING_REQUESTS = 4096;
-const expire = (u: Upstream, reason: string): void => u.close(reason);
 
 const HANDLERS: SocketHandler<Upstream> = {
   // Bun drops TLS writes made before the handshake completes.
@@ -71,8 +72,14 @@ export class Upstream {
   private readonly splitter = new LineSplitter(MAX_LINE_BYTES, this);
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private keepalive: ReturnType<typeof setInterval> | null = null;
+  // Its timeout (connect, no job in time, a retiring session's grace) and, when the pool asks for
+  // them, its keepalives, in the thread's one sweep (deadlines.ts) rather than two timers per
+  // session: its deadline is the earlier of the two. Times are performance.now().
+  deadlineIndex = -1;
+  deadlineAt = 0;
+  private timeoutAt = 0;
+  private timeoutReason = "";
+  private keepaliveAt = Number.POSITIVE_INFINITY;
   private jobs = 0;
   private retiring: string | null = null;
 
@@ -169,8 +176,7 @@ export class Upstream {
   close(reason: string): void {
     if (this.state === "closed") return;
     this.state = "closed";
-    if (this.timer) clearTimeout(this.timer);
-    if (this.keepalive) clearInterval(this.keepalive);
+    deadlines.clear(this);
     this.writer?.close();
     if (this.socket === null) this.writer = null;
     const closed = Errors.sessionClosed();
@@ -187,8 +193,27 @@ export class Upstream {
   }
 
   private arm(ms: number, reason: string): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(expire, ms, this, reason);
+    const now = performance.now();
+    this.timeoutAt = now + ms;
+    this.timeoutReason = reason;
+    this.schedule(now);
+  }
+
+  private schedule(now: number): void {
+    deadlines.set(this, Math.min(this.timeoutAt, this.keepaliveAt) - now);
+  }
+
+  onDeadline(): void {
+    const now = performance.now();
+    if (now >= this.timeoutAt) {
+      this.close(this.timeoutReason);
+      return;
+    }
+    if (now >= this.keepaliveAt) {
+      this.keepaliveAt = now + this.opts.keepaliveMs;
+      this.sendKeepalive();
+    }
+    this.schedule(now);
   }
 
   private request(p: Pending, method: string, params: Record<string, unknown>): void {
@@ -251,8 +276,8 @@ export class Upstream {
         this.rpcId = r.rpcId;
         this.extensions = r.extensions;
         this.state = "ready";
-        if (r.extensions.includes("keepalive"))
-          this.keepalive = setInterval(() => this.sendKeepalive(), KEEPALIVE_MS);
+        // the job below re-arms the timeout, which schedules the first keepalive with it
+        if (r.extensions.includes("keepalive")) this.keepaliveAt = performance.now() + this.opts.keepaliveMs;
         this.onJob(r.job);
         return;
       }
