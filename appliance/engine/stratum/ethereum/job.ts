@@ -32,7 +32,11 @@ export class EthJob {
     return this.work.difficulty;
   }
 
-  /** ES1 miners: mining.notify [jobId, seedHash, headerHash, clean], built once per flag. */
+  /**
+   * ES1 miners: mining.notify [jobId, seedHash, headerHash, clean]. A shared session's job goes to
+   * many miners, so its lines are built once and kept; a dedicated session's goes to one miner, which
+   * keeps its last jobs, and a kept line there would only hold memory (as prefix-lane.ts).
+   */
   notifyLine(clean: boolean): string {
     const cached = clean ? this.cleanLine : this.notifyCache;
     if (cached !== null) return cached;
@@ -42,6 +46,7 @@ export class EthJob {
       this.work.header,
       clean,
     ]);
+    if (!this.origin.shared) return line;
     if (clean) this.cleanLine = line;
     else this.notifyCache = line;
     return line;
@@ -51,7 +56,7 @@ export class EthJob {
   workLine(id: number | string | null = WORK_PUSH_ID): string {
     if (id === WORK_PUSH_ID && this.workCache !== null) return this.workCache;
     const line = `${JSON.stringify({ id, jsonrpc: "2.0", result: this.workArray() })}\n`;
-    if (id === WORK_PUSH_ID) this.workCache = line;
+    if (id === WORK_PUSH_ID && this.origin.shared) this.workCache = line;
     return line;
   }
 
