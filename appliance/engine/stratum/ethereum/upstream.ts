@@ -8,6 +8,7 @@
  */
 import { FewSet } from "../../few-map.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
+import { intern } from "../intern.ts";
 import { parsePositional } from "../message.ts";
 import { PoolSession } from "../pool-session.ts";
 import { EthError, EthErrorCode, readPoolError } from "./errors.ts";
@@ -199,10 +200,11 @@ export class EthUpstream extends PoolSession<Pending> {
           this.close(n.message);
           return;
         }
+        // interned: every session of the port gets the same job (Efficient mode holds one per miner)
         this.onJob({
-          poolJobId: n.jobId,
-          header: n.header,
-          seed: n.seed,
+          poolJobId: intern(n.jobId),
+          header: intern(n.header),
+          seed: intern(n.seed),
           difficulty: this.nextDifficulty,
           boundary: null,
           extranonce: this.extranonce,
@@ -231,10 +233,11 @@ export class EthUpstream extends PoolSession<Pending> {
     if (w === null) return;
     // a repeated push of the work in force (a getWork answer crossing a push) is not new work
     if (this.work !== null && this.work.header === w.header && this.work.boundary === w.boundary) return;
+    const header = intern(w.header);
     this.onJob({
-      poolJobId: w.header,
-      header: w.header,
-      seed: w.seed,
+      poolJobId: header,
+      header,
+      seed: intern(w.seed),
       difficulty: difficultyOfBoundary(w.boundary),
       boundary: w.boundary,
       extranonce: "",

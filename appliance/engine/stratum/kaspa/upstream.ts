@@ -9,6 +9,7 @@
 import { FewSet } from "../../few-map.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
 import { EthError, EthErrorCode, readPoolError } from "../ethereum/errors.ts";
+import { intern } from "../intern.ts";
 import { parsePositional } from "../message.ts";
 import { PoolSession } from "../pool-session.ts";
 import { parseDifficulty, parseNotify, parseSetExtranonce, parseSubscribeResult } from "./messages.ts";
@@ -127,9 +128,10 @@ export class KaspaUpstream extends PoolSession<Pending> {
           this.close(n.message);
           return;
         }
+        // interned: every session of the port gets the same job (Efficient mode holds one per miner)
         this.onJob({
-          poolJobId: n.jobId,
-          prePow: n.prePow,
+          poolJobId: intern(n.jobId),
+          prePow: intern(n.prePow),
           timestamp: n.timestamp,
           difficulty: this.nextDifficulty,
           extranonce: this.extranonce,
