@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connect } from "node:net";
 import { ListenProtocol, type Port } from "../../appliance/domain/port.ts";
+import type { TunnelView } from "../../appliance/domain/rms.ts";
 import { startClientProcess } from "../support/kenc/client-process.ts";
 import { startKencPort } from "../support/kenc/kenc-port.ts";
 import { feeWallet, until } from "../support/stratum/port-fixture.ts";
@@ -32,6 +33,16 @@ async function tunnelPort(protocol: number, wallets: Port["wallets"] = [], mode 
   const relay = new TcpRelay(p.listen);
   cleanup.push(() => relay.stop());
   return { ...p, relay };
+}
+
+/**
+ * The port's tunnels as the server sees them: one that is connected and never resumed came over one
+ * link all along. Counted at the server rather than at the relay: the relay listens on a port number
+ * the system hands out again, and a dialler left over from an earlier test file of this process
+ * (bun runs them in one) can reach it, which once made a relay count three connections.
+ */
+async function linksSeen(t: { engine: { tunnels(): Promise<TunnelView[]> } }) {
+  return (await t.engine.tunnels()).map((x) => ({ connected: x.connected, lastResume: x.lastResume }));
 }
 
 function client(protocol: number, serverPort: number, kencKey = KEY) {
@@ -71,7 +82,7 @@ describe("RMS tunnel", () => {
       }
       expect(pool.rejects.size + fee.rejects.size).toBe(0);
       // all four miners crossed one connection
-      expect(relay.connections).toHaveLength(1);
+      expect(await linksSeen(t)).toEqual([{ connected: true, lastResume: null }]);
       expect(logs).toEqual([]);
     });
 
@@ -151,7 +162,7 @@ describe("RMS tunnel", () => {
     });
 
   test("the command: `pithead client --tunnel rms2` as a process carries two hashing miners over one tunnel", async () => {
-    const { pool, relay } = await tunnelPort(ListenProtocol.RMS2);
+    const { pool, relay, t } = await tunnelPort(ListenProtocol.RMS2);
     const { port: local, out } = await startClientProcess(
       cleanup,
       ["--server", `127.0.0.1:${relay.port}`, "--listen", "127.0.0.1:0", "--tunnel", "rms2"],
@@ -165,7 +176,7 @@ describe("RMS tunnel", () => {
     );
     for (const r of reports) expect(r.accepted).toBe(10);
     expect(pool.workers.get("wal.p1")?.shares).toBe(10);
-    expect(relay.connections).toHaveLength(1);
+    expect(await linksSeen(t)).toEqual([{ connected: true, lastResume: null }]);
   });
 
   test("the port sees each miner's own address, not the tunnel's", async () => {
