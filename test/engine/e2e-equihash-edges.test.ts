@@ -157,6 +157,29 @@ function share(
   }
 }
 
+/**
+ * A NONCE_2 with two solutions that meet the target and agree in their first 32 bytes (the length
+ * byte and 31 bytes of indices), found by solving: about one nonce in 700 has such a pair.
+ */
+function twinSolutions(
+  nonce1: string,
+  work: { job: Notify; target: bigint },
+): { nonce2: string; solutions: string[] } {
+  for (let i = 0; ; i++) {
+    const nonce2 = i.toString(16).padStart(64 - nonce1.length, "0");
+    const header = headerBytes(work.job, nonce1, nonce2);
+    const byHead = new Map<string, string>();
+    for (const s of solve(TEST_PARAMS, header)) {
+      const wire = withLength(s);
+      if (hashValue(header, wire) > work.target) continue;
+      const hex = bytesToHex(wire);
+      const twin = byHead.get(hex.slice(0, 64));
+      if (twin !== undefined && twin !== hex) return { nonce2, solutions: [twin, hex] };
+      byHead.set(hex.slice(0, 64), hex);
+    }
+  }
+}
+
 const subscribedNonce1 = (c: RawClient, id: number): string =>
   String((c.answer(id)?.result as [null, string] | undefined)?.[1] ?? "");
 const errorCode = (c: RawClient, id: number): unknown => (c.answer(id)?.error as unknown[] | undefined)?.[0];
@@ -213,6 +236,31 @@ describe("hostile input", () => {
     long.send(`{"id":1,"method":"mining.subscribe","params":["${"a".repeat(40_000)}`);
     await until(() => long.closed);
     expect(t.logs.some((l) => l.includes("line too long"))).toBe(true);
+  });
+
+  test("two solutions of one NONCE_2 that differ only after their first 31 bytes are two shares: both go to the pool and are accepted, and only a true repeat is refused (reduced Equihash parameters in the test)", async () => {
+    // every solution meets this target, so a nonce with two such solutions (one in ~700) is found in
+    // seconds; the job stays the pool's current one for as long as the search takes
+    const a = await pool({ difficulty: 2 ** -16, jobIntervalMs: 0 });
+    const t = engine();
+    const listen = await t.start(eqPort({ pool_address: a.address }));
+    const c = await RawClient.connect(listen);
+    c.request(1, "mining.subscribe", ["raw/1.0", null, "127.0.0.1", String(listen)]);
+    c.request(2, "mining.authorize", ["wal.raw", "x"]);
+    await until(() => c.answer(2) !== undefined && lastNotify(c) !== null);
+    const work = lastNotify(c) as { job: Notify; target: bigint };
+    const { nonce2, solutions } = twinSolutions(subscribedNonce1(c, 1), work);
+    const [first, second] = solutions as [string, string];
+    expect(first.slice(0, 64)).toBe(second.slice(0, 64));
+    expect(first).not.toBe(second);
+    c.request(3, "mining.submit", ["wal.raw", work.job.jobId, work.job.time, nonce2, first]);
+    c.request(4, "mining.submit", ["wal.raw", work.job.jobId, work.job.time, nonce2, second]);
+    c.request(5, "mining.submit", ["wal.raw", work.job.jobId, work.job.time, nonce2, second]);
+    await until(() => [3, 4, 5].every((id) => c.answer(id) !== undefined));
+    expect(c.answer(3)?.result).toBe(true);
+    expect(c.answer(4)?.result).toBe(true);
+    expect(errorCode(c, 5)).toBe(22);
+    expect(a.accepted).toBe(2);
   });
 
   test("on a ZEC port a solution of another length than Equihash 200,9's 1344 bytes is refused before it reaches the pool (reduced Equihash parameters in the test)", async () => {

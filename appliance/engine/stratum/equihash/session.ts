@@ -54,8 +54,19 @@ export class EqMinerSession extends PrefixMiner<Lane, EqJob, UpstreamWork, Submi
       );
       return;
     }
-    if (!this.firstUse(id, sent, s.time + s.nonce2 + s.solution.slice(0, 64))) return;
+    if (!this.firstUse(id, sent, shareKey(s))) return;
     const poolNonce2 = sent.job.origin.shared ? slotHex(this.slot) + s.nonce2 : s.nonce2;
     this.send(id, sent.job, s.time, poolNonce2, s.solution);
   }
+}
+
+/**
+ * What tells one share of a job from another: the time, the NONCE_2 and the whole solution. One
+ * nonce often has several solutions, and two of them can share most of their indices (the leftmost
+ * subtrees of Wagner's algorithm), so a key over the solution's head took a distinct share for a
+ * repeat. The solution is hashed (wyhash, 64 bits) so that a key stays small when the solution is
+ * 1,344 bytes.
+ */
+function shareKey(s: Submit): string {
+  return `${s.time}${s.nonce2}${Bun.hash(s.solution).toString(36)}`;
 }
