@@ -144,6 +144,17 @@ test("the page saves the project, activates the node, shows it running with its 
   // card links to it and miners get it there; switched off, it is gone
   const publicPage = page.getByTestId("poolnode-page");
   await publicPage.getByText("Off", { exact: true }).waitFor();
+  // the card reloads after the refusal; that reload is held until the operator has typed the next
+  // values, which must survive it
+  let release = () => {};
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  const cardState = "**/api/poolnode/index/port";
+  await page.route(cardState, async (route) => {
+    if (route.request().method() === "GET") await held;
+    await route.continue();
+  });
   await publicPage.locator('input[name="port"]').fill("70000");
   await publicPage.getByRole("button", { name: "Save" }).click();
   await publicPage
@@ -154,6 +165,13 @@ test("the page saves the project, activates the node, shows it running with its 
   await publicPage.locator('input[name="port"]').fill(String(pagePort));
   await publicPage.locator('input[name="route"]').fill("pool/");
   await publicPage.locator('input[name="title"]').fill("Hall pool");
+  const reloaded = page.waitForResponse((r) => r.url().endsWith("/api/poolnode/index/port"));
+  release();
+  await reloaded;
+  await page.unroute(cardState);
+  await afterRender(page);
+  expect(await publicPage.locator('input[name="port"]').inputValue()).toBe(String(pagePort));
+  expect(await publicPage.locator('input[name="title"]').inputValue()).toBe("Hall pool");
   await publicPage.getByRole("button", { name: "Save" }).click();
   await expectToast(page, "Public page saved");
   await publicPage.getByRole("button", { name: "Switch on" }).click();
@@ -190,4 +208,13 @@ async function controlMember(): Promise<void> {
     fingerprint: await servedFingerprint(member.httpsUrl),
   });
   expect(registered.status).toBe(200);
+}
+
+/**
+ * Resolves once the page has rendered what it has received and run its effects: preact runs effects
+ * after the next frame, so two frames and a task later they have run.
+ */
+async function afterRender(page: Page): Promise<void> {
+  for (let i = 0; i < 2; i++)
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0))));
 }

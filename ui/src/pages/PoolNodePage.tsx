@@ -25,6 +25,8 @@ export function PoolNodePage({ active }: { active: boolean }) {
   );
   const [form, setForm] = useState({ port: "", route: "", title: "", notice: "", tls: false });
   const [err, setErr] = useState("");
+  // The form takes the stored settings when they change, not on every reload: the card reloads after
+  // each call, a refused one too, and what the operator typed meanwhile must stay in the form.
   useEffect(() => {
     if (state)
       setForm({
@@ -34,7 +36,7 @@ export function PoolNodePage({ active }: { active: boolean }) {
         notice: state.notice,
         tls: state.tls,
       });
-  }, [state]);
+  }, [state?.port, state?.route, state?.title, state?.notice, state?.tls]);
   if (!state) return null;
 
   const send = async (calls: [string, unknown][]) => {
