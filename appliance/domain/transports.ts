@@ -1,6 +1,6 @@
 /**
  * Which transports of spec §4 the engine implements. The others (an RMS2/RMS3 fee pool outside the
- * Bitcoin family, the RMS tunnel on the forwarding coin) are refused by the API and never started by
+ * Bitcoin and Equihash families, the RMS tunnel on the forwarding coin) are refused by the API and never started by
  * the engine: a port that asks for one must not be served as plain TCP/SSL instead, silently.
  */
 import { familyOf, isCategory } from "../catalog/categories.ts";
@@ -12,14 +12,19 @@ const TUNNEL_UPSTREAM: readonly number[] = [ConnectMode.RMS2, ConnectMode.RMS3];
 const FORWARD_CATEGORY = "nginx";
 
 /**
- * Whether a fee pool of a port of this category may be another Pithead's tunnel port (RMS2/RMS3).
- * A fee session is shared by the farm port's miners, each told apart by a slot byte of its own,
- * which must fit in what the server port gives a tunnel stream: the Bitcoin family's server port
- * gives streams its pool's extranonce2 less its own slot byte (docs/rms-tunnel.md, "Extranonce of
- * a tunnel stream"). The other families' nonce prefixes have not been widened for streams: refused.
+ * The families whose fee pool may be another Pithead's tunnel port (RMS2/RMS3). A fee session is
+ * shared by the farm port's miners, each told apart by a slot byte of its own, which must fit after
+ * what the server port gives a tunnel stream (docs/rms-tunnel.md, "Fee pools behind the server
+ * appliance"). The Bitcoin family's server port gives streams its pool's extranonce2 less its own
+ * slot byte; an Equihash stream's NONCE_1 (the pool's, and the server's slot byte on a shared
+ * session) leaves most of the 32-byte nonce. The other families' miners take a prefix of a few
+ * bytes at most (KawPow, Kaspa, Ethereum and Alephium miners) or split a 4-byte nonce (CryptoNote),
+ * so a second slot byte does not fit: refused.
  */
+const TUNNEL_FEE_FAMILIES: readonly string[] = ["bitcoin", "equihash"];
+
 export function tunnelFeePoolAllowed(category: string): boolean {
-  return isCategory(category) && familyOf(category) === "bitcoin";
+  return isCategory(category) && TUNNEL_FEE_FAMILIES.includes(familyOf(category));
 }
 
 /** A transport the port asks for that is not implemented: named for a log line, and the field asking. */
@@ -47,7 +52,7 @@ export function missingTransport(
     !tunnelFeePoolAllowed(p.category ?? "") &&
     p.wallets.some((w) => w.ratio > 0 && TUNNEL_UPSTREAM.includes(w.pool_protocol))
   )
-    return { what: "an RMS2/RMS3 fee pool outside the Bitcoin family", field: "wallets" };
+    return { what: "an RMS2/RMS3 fee pool outside the Bitcoin and Equihash families", field: "wallets" };
   return null;
 }
 

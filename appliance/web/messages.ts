@@ -48,7 +48,7 @@ export const MESSAGES = {
   "lang.proxy.err_coin_unsupported":
     "Creation failed because the coin is not supported in this version, update the program",
   "lang.proxy.err_transport":
-    "This transport is not implemented in this version (RMS2/RMS3 fee pools outside the Bitcoin family, or the RMS tunnel on the NGINX coin); use TCP or SSL there",
+    "This transport is not implemented in this version (RMS2/RMS3 fee pools outside the Bitcoin and Equihash families, or the RMS tunnel on the NGINX coin); use TCP or SSL there",
   "lang.proxy.err_socks_auth":
     "SOCKS5 username and password: give both (1 to 255 bytes each) or neither, and only on a SOCKS5 port",
   "lang.proxy.err_family":

@@ -360,7 +360,7 @@ describe("port editor", () => {
     await editor().waitFor({ state: "detached" });
   });
 
-  test("a fee pool may be another Pithead's RMS2/RMS3 port on a Bitcoin-family coin (BTC), not on ETC", async () => {
+  test("a fee pool may be another Pithead's RMS2/RMS3 port on a Bitcoin-family (BTC) or Equihash (ZEC) coin, not on ETC", async () => {
     const feeProtocols = async (coin: string) => {
       await page.getByTestId("add-port").click();
       await page.selectOption('select[name="currency"]', coin);
@@ -376,6 +376,7 @@ describe("port editor", () => {
       return options;
     };
     expect(await feeProtocols("BTC")).toEqual(["TCP", "SSL", "RMS2", "RMS3"]);
+    expect(await feeProtocols("ZEC")).toEqual(["TCP", "SSL", "RMS2", "RMS3"]);
     expect(await feeProtocols("ETC")).toEqual(["TCP", "SSL"]);
   });
 

@@ -29,7 +29,7 @@ describe("a stored port asking for a transport the engine does not implement", (
       "an RMS2/RMS3 target on a forwarding port is not implemented",
     ],
     [
-      "an RMS3 fee pool on a Kaspa port (outside the Bitcoin family)",
+      "an RMS3 fee pool on a Kaspa port (outside the Bitcoin and Equihash families)",
       {
         category: "kheavyhash",
         currency: "KAS",
@@ -39,7 +39,7 @@ describe("a stored port asking for a transport the engine does not implement", (
         })),
       },
       {},
-      "an RMS2/RMS3 fee pool outside the Bitcoin family is not implemented",
+      "an RMS2/RMS3 fee pool outside the Bitcoin and Equihash families is not implemented",
     ],
   ] as const;
   for (const [name, over, setting, message] of cases)

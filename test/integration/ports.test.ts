@@ -161,7 +161,7 @@ describe("spec §5 rules", () => {
     expect(after.map((w) => w.id)).not.toContain(a?.id as number);
   });
 
-  test("transports that are not implemented (RMS2/RMS3 fee pools outside the Bitcoin family, a tunnel on the forwarding coin) are refused, not served as TCP/SSL", async () => {
+  test("transports that are not implemented (RMS2/RMS3 fee pools outside the Bitcoin and Equihash families, a tunnel on the forwarding coin) are refused, not served as TCP/SSL", async () => {
     for (const [over, field] of [
       [{ currency: "NGINX", protocol: 6, wallets: [] }, "protocol"],
       [{ protocol: 0, setting: { et_mode: 1 } }, "setting.et_mode"],
@@ -193,6 +193,8 @@ describe("spec §5 rules", () => {
     expect((await t.client.get<Item>(`/api/port/${btc.body.id}`)).body.wallets[0]).toMatchObject({
       pool_protocol: 6,
     });
+    // and an Equihash one: the stream's NONCE_1 leaves room in the 32-byte nonce for the farm's slot byte
+    expect((await create({ currency: "ZEC", wallets: [rmsFee] })).status).toBe(200);
     const hot = (serverId: number) =>
       t.client.post<ErrorBody>("/api/wallet/new", {
         server_id: serverId,

@@ -22,8 +22,8 @@ export async function pool(opts: TestEqPoolOptions = {}): Promise<TestEqPool> {
   return p;
 }
 
-export function engine(): TestEngine {
-  const t = makeEngine();
+export function engine(extra: Parameters<typeof makeEngine>[1] = {}): TestEngine {
+  const t = makeEngine({}, extra);
   cleanup.push(() => t.engine.shutdown());
   return t;
 }
