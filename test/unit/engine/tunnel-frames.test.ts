@@ -3,6 +3,7 @@
  * written by hand from its byte layouts: the encoder, the decoder and the document agree.
  */
 import { describe, expect, test } from "bun:test";
+import { deflateRawSync, inflateRawSync, zstdCompressSync, zstdDecompressSync } from "node:zlib";
 import {
   decodeFrames,
   encodeFrame,
@@ -17,6 +18,8 @@ const unhex = (h: string) => new Uint8Array(Buffer.from(h.replace(/\s+/g, ""), "
 const text = (s: string) => new Uint8Array(Buffer.from(s));
 const RMS3 = variantOf(6);
 if (RMS3 === null) throw new Error("no RMS3");
+const RMS2 = variantOf(5);
+if (RMS2 === null) throw new Error("no RMS2");
 
 /** scrypt("farm 1", "pithead-rms-password-v1", N 16384, r 8, p 1, 32 bytes), as the document gives it */
 const FARM_1_PROOF = "e16e52d9ed7848dae5b7995aa3af735ae0a392c455bd1c48127bd427ffab8cd1";
@@ -106,4 +109,58 @@ describe("tunnel frames as docs/rms-tunnel.md writes them", () => {
     const back = reader.push(Buffer.concat(wire));
     expect(back.map(hex)).toEqual(lines.map(hex));
   });
+
+  for (const variant of [RMS2, RMS3])
+    test(`${variant.name}: over 300 KiB of records of every size, each compressed one's dictionary is the last 32 KiB of the bodies before it, and a reader fed odd-sized chunks gives every body back, its own copy`, () => {
+      const writer = new RecordWriter(variant);
+      const reader = new RecordReader(variant);
+      // shares, jobs, a 40-KiB record, 1-byte-short-of-32-KiB and runs of tiny ones, deterministic
+      const sizes = [90, 500, 40_000, 32_767, 1, 64, 70, 12_000, 20_000, 33_000, 65, 3_000];
+      let seed = 7;
+      const byte = () => {
+        seed = (seed * 1103515245 + 12345) >>> 0;
+        return 97 + ((seed >>> 16) % 8);
+      };
+      const bodies = Array.from({ length: 60 }, (_, i) =>
+        Uint8Array.from({ length: sizes[i % sizes.length] as number }, byte),
+      );
+      const wire = bodies.map((b) => writer.record(b));
+      // the document's rule, computed here from the bodies alone, both ways: the writer's records
+      // decompress against it, and records compressed against it are what a reader reads back
+      let history = new Uint8Array(0);
+      let compressed = 0;
+      const theirs: Uint8Array[] = [];
+      for (const [i, w] of wire.entries()) {
+        const packed =
+          variant === RMS2
+            ? deflateRawSync(bodies[i] as Uint8Array, { dictionary: history })
+            : zstdCompressSync(bodies[i] as Uint8Array, { dictionary: history });
+        const header = Buffer.alloc(5);
+        header[0] = variant === RMS2 ? 1 : 2;
+        header.writeUInt32BE(packed.length, 1);
+        theirs.push(Buffer.concat([header, packed]));
+        const body = w.subarray(5);
+        const kind = w[0];
+        if (kind !== 0) {
+          compressed++;
+          const options = { dictionary: history };
+          const back = kind === 1 ? inflateRawSync(body, options) : zstdDecompressSync(body, options);
+          expect(hex(back)).toBe(hex(bodies[i] as Uint8Array));
+        }
+        history = Uint8Array.from([...history, ...(bodies[i] as Uint8Array)].slice(-32 * 1024));
+      }
+      expect(compressed).toBeGreaterThan(40);
+      for (const [r, stream] of [
+        [reader, Buffer.concat(wire)],
+        [new RecordReader(variant), Buffer.concat(theirs)],
+      ] as const) {
+        const back: Uint8Array[] = [];
+        for (let at = 0; at < stream.length; at += 4_999) {
+          const chunk = Buffer.from(stream.subarray(at, at + 4_999));
+          back.push(...r.push(chunk));
+          chunk.fill(0); // the socket reuses its buffer after the call
+        }
+        expect(back.map(hex)).toEqual(bodies.map(hex));
+      }
+    });
 });

@@ -43,20 +43,38 @@ export const variantOf = (code: number): Variant | null => VARIANTS.find((v) => 
 /** bytes of earlier record bodies that serve as the next record's dictionary (deflate's whole window) */
 export const HISTORY_BYTES = 32 * 1024;
 
-/** The last HISTORY_BYTES of the record bodies one direction of one link has carried. */
+/**
+ * The last HISTORY_BYTES of the record bodies one direction of one link has carried, in a buffer of
+ * twice that size: a record is appended in place and the tail moved to the front only when the
+ * buffer is full, so a record costs a copy of its own bytes instead of a new 32-KiB buffer (which,
+ * a record per share each way at both ends, was most of the tunnel's garbage).
+ */
 class History {
-  private bytes: Buffer = Buffer.alloc(0);
+  private readonly bytes = Buffer.alloc(HISTORY_BYTES * 2);
+  private end = 0;
 
+  /** a view, valid until the next add */
   get dictionary(): Buffer {
-    return this.bytes;
+    return this.bytes.subarray(Math.max(0, this.end - HISTORY_BYTES), this.end);
   }
 
   add(body: Uint8Array): void {
-    const all = Buffer.concat([this.bytes, body]);
-    // a copy, so that a large record's buffer is not kept alive by its tail
-    this.bytes = all.length <= HISTORY_BYTES ? all : Buffer.from(all.subarray(all.length - HISTORY_BYTES));
+    if (body.length >= HISTORY_BYTES) {
+      this.bytes.set(body.subarray(body.length - HISTORY_BYTES), 0);
+      this.end = HISTORY_BYTES;
+      return;
+    }
+    if (this.end + body.length > this.bytes.length) {
+      const keep = Math.min(this.end, HISTORY_BYTES);
+      this.bytes.copyWithin(0, this.end - keep, this.end);
+      this.end = keep;
+    }
+    this.bytes.set(body, this.end);
+    this.end += body.length;
   }
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /** Makes one direction's records of one link (a new link starts with an empty history). */
 export class RecordWriter {
@@ -90,13 +108,17 @@ export class RecordWriter {
 
 /** Cuts a byte stream into records and returns each one's frames, decompressed. */
 export class RecordReader {
-  private pending: Buffer = Buffer.alloc(0);
+  private pending: Buffer = EMPTY;
   private readonly history = new History();
 
   constructor(private readonly variant: Variant) {}
 
+  /** The records `chunk` completes; only the bytes of an incomplete one are copied to be kept. */
   push(chunk: Uint8Array): Uint8Array[] {
-    let b = this.pending.length === 0 ? Buffer.from(chunk) : Buffer.concat([this.pending, chunk]);
+    let b =
+      this.pending.length === 0
+        ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+        : Buffer.concat([this.pending, chunk]);
     const out: Uint8Array[] = [];
     while (b.length >= HEADER_BYTES) {
       const kind = b[0] as number;
@@ -108,13 +130,15 @@ export class RecordReader {
       out.push(this.unpack(kind, b.subarray(HEADER_BYTES, HEADER_BYTES + length)));
       b = b.subarray(HEADER_BYTES + length);
     }
-    this.pending = Buffer.from(b);
+    this.pending = b.length === 0 ? EMPTY : Buffer.from(b);
     return out;
   }
 
+  /** `body` may be a view of the caller's chunk: what is returned is always the reader's own. */
   private unpack(kind: number, body: Buffer): Uint8Array {
-    let frames: Uint8Array = body;
-    if (kind !== RecordKind.plain)
+    let frames: Uint8Array;
+    if (kind === RecordKind.plain) frames = Buffer.from(body);
+    else
       try {
         const options = { maxOutputLength: MAX_RECORD_BODY, dictionary: this.history.dictionary };
         frames =
