@@ -18,6 +18,7 @@ import {
   type Frame,
   FrameType,
   TUNNEL_ID_BYTES,
+  TUNNEL_VERSION,
   TunnelError,
 } from "../engine/transport/tunnel/frames.ts";
 import { checkWindow, RMS_SALT, TUNNEL_MAX_PENDING } from "../engine/transport/tunnel/handshake.ts";
@@ -230,7 +231,7 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
   const dial = () => {
     if (stopped) return;
     const reader = new RecordReader(o.variant);
-    const writer = new RecordWriter(o.variant);
+    const writer = new RecordWriter(o.variant, TUNNEL_VERSION);
     welcomed = false;
     const l: KencLink = dialKenc(
       { server: o.server, kencKey: o.kencKey, salt: RMS_SALT, maxPending: TUNNEL_MAX_PENDING },
@@ -278,6 +279,7 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
     link = l;
     const hello = encodeFrame({
       type: FrameType.hello,
+      version: TUNNEL_VERSION,
       variant: o.variant.code,
       tunnel: tunnelId,
       received: session?.receivedCount ?? 0,

@@ -27,7 +27,12 @@ const FARM_1_PROOF = "e16e52d9ed7848dae5b7995aa3af735ae0a392c455bd1c48127bd427ff
 const EXAMPLES: Array<[string, Frame, string]> = [
   [
     "hello, new RMS3 tunnel, window 64 KiB",
-    { type: 0x20, variant: 6, tunnel: new Uint8Array(16), received: 0, window: 65536 },
+    { type: 0x20, version: 2, variant: 6, tunnel: new Uint8Array(16), received: 0, window: 65536 },
+    "20 02 06 00000000000000000000000000000000 0000000000000000 00010000",
+  ],
+  [
+    "hello of a version-1 client, which a server still serves",
+    { type: 0x20, version: 1, variant: 6, tunnel: new Uint8Array(16), received: 0, window: 65536 },
     "20 01 06 00000000000000000000000000000000 0000000000000000 00010000",
   ],
   [
@@ -83,8 +88,14 @@ describe("tunnel frames as docs/rms-tunnel.md writes them", () => {
 
   test("a hello alone in a plain record", () => {
     const [, hello] = EXAMPLES[0] as [string, Frame, string];
-    const record = new RecordWriter(RMS3).record(encodeFrame(hello), false);
+    const record = new RecordWriter(RMS3, 2).record(encodeFrame(hello), false);
     expect(hex(record)).toBe(`000000001f${hex(encodeFrame(hello))}`);
+  });
+
+  test("a hello of a version this server does not know is refused", () => {
+    expect(() => decodeFrames(unhex(`20 03 06 ${"00".repeat(16)} ${"00".repeat(8)} 00010000`))).toThrow(
+      "unknown tunnel version 3",
+    );
   });
 
   test("frames cut short or of an unknown type are refused", () => {
@@ -94,7 +105,7 @@ describe("tunnel frames as docs/rms-tunnel.md writes them", () => {
   });
 
   test("records compressed against the history of the link come back as written, in order", () => {
-    const writer = new RecordWriter(RMS3);
+    const writer = new RecordWriter(RMS3, 2);
     const reader = new RecordReader(RMS3);
     const lines = Array.from({ length: 50 }, (_, i) =>
       encodeFrame({
@@ -110,9 +121,13 @@ describe("tunnel frames as docs/rms-tunnel.md writes them", () => {
     expect(back.map(hex)).toEqual(lines.map(hex));
   });
 
-  for (const variant of [RMS2, RMS3])
-    test(`${variant.name}: over 300 KiB of records of every size, each compressed one's dictionary is the last 32 KiB of the bodies before it, and a reader fed odd-sized chunks gives every body back, its own copy`, () => {
-      const writer = new RecordWriter(variant);
+  for (const [variant, peerVersion] of [
+    [RMS2, 2],
+    [RMS3, 1],
+    [RMS3, 2],
+  ] as const)
+    test(`${variant.name} to a version-${peerVersion} peer: over 300 KiB of records of every size, each compressed one's dictionary is the last 32 KiB of the bodies before it, and a reader fed odd-sized chunks gives every body back, its own copy`, () => {
+      const writer = new RecordWriter(variant, peerVersion);
       const reader = new RecordReader(variant);
       // shares, jobs, a 40-KiB record, 1-byte-short-of-32-KiB and runs of tiny ones, deterministic
       const sizes = [90, 500, 40_000, 32_767, 1, 64, 70, 12_000, 20_000, 33_000, 65, 3_000];
@@ -126,30 +141,34 @@ describe("tunnel frames as docs/rms-tunnel.md writes them", () => {
       );
       const wire = bodies.map((b) => writer.record(b));
       // the document's rule, computed here from the bodies alone, both ways: the writer's records
-      // decompress against it, and records compressed against it are what a reader reads back
+      // decompress against it, and records compressed against it are what a reader reads back (an
+      // RMS3 reader takes deflate and zstd records alike, whatever the version of its peer)
       let history = new Uint8Array(0);
-      let compressed = 0;
+      const kinds = new Set<number>();
       const theirs: Uint8Array[] = [];
       for (const [i, w] of wire.entries()) {
-        const packed =
-          variant === RMS2
-            ? deflateRawSync(bodies[i] as Uint8Array, { dictionary: history })
-            : zstdCompressSync(bodies[i] as Uint8Array, { dictionary: history });
+        const deflate = variant === RMS2 || i % 2 === 0;
+        const packed = deflate
+          ? deflateRawSync(bodies[i] as Uint8Array, { dictionary: history })
+          : zstdCompressSync(bodies[i] as Uint8Array, { dictionary: history });
         const header = Buffer.alloc(5);
-        header[0] = variant === RMS2 ? 1 : 2;
+        header[0] = deflate ? 1 : 2;
         header.writeUInt32BE(packed.length, 1);
         theirs.push(Buffer.concat([header, packed]));
         const body = w.subarray(5);
-        const kind = w[0];
+        const kind = w[0] as number;
+        kinds.add(kind);
         if (kind !== 0) {
-          compressed++;
           const options = { dictionary: history };
           const back = kind === 1 ? inflateRawSync(body, options) : zstdDecompressSync(body, options);
           expect(hex(back)).toBe(hex(bodies[i] as Uint8Array));
         }
         history = Uint8Array.from([...history, ...(bodies[i] as Uint8Array)].slice(-32 * 1024));
       }
-      expect(compressed).toBeGreaterThan(40);
+      // a version-1 peer reads RMS3's records as zstd only; a version-2 one gets the shorter of both
+      const expected = variant === RMS2 ? [0, 1] : peerVersion === 1 ? [0, 2] : [0, 1, 2];
+      expect([...kinds].sort()).toEqual(expected);
+      expect(wire.filter((w) => w[0] !== 0).length).toBeGreaterThan(40);
       for (const [r, stream] of [
         [reader, Buffer.concat(wire)],
         [new RecordReader(variant), Buffer.concat(theirs)],
@@ -163,4 +182,67 @@ describe("tunnel frames as docs/rms-tunnel.md writes them", () => {
         expect(back.map(hex)).toEqual(bodies.map(hex));
       }
     });
+});
+
+describe("what a share costs in a record", () => {
+  const share = (i: number) =>
+    encodeFrame({
+      type: 0x02,
+      stream: 1 + ((i * 37) % 500),
+      bytes: text(
+        `{"params":["wal.rig${(i * 37) % 500}","1a2b3c","${(0x1000 + i).toString(16)}","6553f100","${((i * 2654435761) >>> 0).toString(16).padStart(8, "0")}"],"id":${1000 + i},"method":"mining.submit"}\n`,
+      ),
+    });
+  const answer = (i: number) =>
+    encodeFrame({
+      type: 0x02,
+      stream: 1 + ((i * 37) % 500),
+      bytes: text(`{"id":${1000 + i},"result":true,"error":null}\n`),
+    });
+
+  test("a share's answer alone in a record is sent compressed, at under half its size", () => {
+    for (const variant of [RMS2, RMS3]) {
+      const writer = new RecordWriter(variant, 2);
+      let last: Uint8Array = new Uint8Array(0);
+      for (let i = 0; i < 40; i++) last = writer.record(answer(i));
+      expect(last[0]).not.toBe(0);
+      expect(last.length).toBeLessThan(answer(39).length / 2);
+    }
+  });
+
+  test("RMS3 deflates a share to a version-2 peer (zstd's frame costs more on a record this small), zstd to a version-1 peer", () => {
+    const v2 = new RecordWriter(RMS3, 2);
+    const v1 = new RecordWriter(RMS3, 1);
+    let history = new Uint8Array(0);
+    for (let i = 0; i < 60; i++) {
+      const frames = share(i);
+      const a = v2.record(frames);
+      const b = v1.record(frames);
+      if (i >= 20) {
+        expect(a[0]).toBe(1);
+        expect(b[0]).toBe(2);
+        const zstd = zstdCompressSync(frames, { dictionary: history }).length;
+        expect(a.length - 5).toBeLessThan(zstd);
+      }
+      history = Uint8Array.from([...history, ...frames].slice(-32 * 1024));
+    }
+  });
+
+  test("RMS3 sends a job broadcast to many streams as zstd, shorter than deflate", () => {
+    const writer = new RecordWriter(RMS3, 2);
+    const streams = Array.from({ length: 1000 }, (_, i) => i + 1);
+    let last: Uint8Array = new Uint8Array(0);
+    let frames: Uint8Array = new Uint8Array(0);
+    for (let j = 0; j < 4; j++) {
+      frames = encodeFrame({
+        type: 0x05,
+        streams,
+        bytes: text(
+          `{"id":null,"method":"mining.notify","params":["${j}","${"ab".repeat(32)}","01","02",[],"20000000","1703a30c","6553f1${j}0",true]}\n`,
+        ),
+      });
+      last = writer.record(frames);
+    }
+    expect(last[0]).toBe(2);
+  });
 });

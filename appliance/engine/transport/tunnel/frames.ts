@@ -35,7 +35,9 @@ export const FrameType = {
 export const isReliable = (type: number): boolean => type >= FrameType.open && type <= FrameType.broadcast;
 
 export const TUNNEL_ID_BYTES = 16;
-export const TUNNEL_VERSION = 1;
+/** the hello's version: 2 lets RMS3 records be deflate too (records.ts); a server speaks 1 and 2 */
+export const TUNNEL_VERSION = 2;
+const FIRST_TUNNEL_VERSION = 1;
 /** the RMS password's derived value (tunnel/password.ts) */
 export const PROOF_BYTES = 32;
 
@@ -68,6 +70,7 @@ export type Frame =
   | { type: typeof FrameType.keepalive }
   | {
       type: typeof FrameType.hello;
+      version: number;
       variant: number;
       tunnel: Uint8Array;
       received: number;
@@ -155,7 +158,7 @@ export function encodeFrame(f: Frame): Uint8Array {
     case FrameType.hello: {
       const b = Buffer.alloc(3 + TUNNEL_ID_BYTES + 12);
       b[0] = f.type;
-      b[1] = TUNNEL_VERSION;
+      b[1] = f.version;
       b[2] = f.variant;
       b.set(f.tunnel, 3);
       b.writeBigUInt64BE(BigInt(f.received), 3 + TUNNEL_ID_BYTES);
@@ -267,10 +270,12 @@ export function decodeFrames(body: Uint8Array): Frame[] {
         out.push({ type });
         break;
       case FrameType.hello: {
-        if (c.u8() !== TUNNEL_VERSION) throw new TunnelError("unknown tunnel version");
+        const version = c.u8();
+        if (version < FIRST_TUNNEL_VERSION || version > TUNNEL_VERSION)
+          throw new TunnelError(`unknown tunnel version ${version}`);
         const variant = c.u8();
         const tunnel = new Uint8Array(c.bytes(TUNNEL_ID_BYTES));
-        out.push({ type, variant, tunnel, received: c.u64(), window: c.u32() });
+        out.push({ type, version, variant, tunnel, received: c.u64(), window: c.u32() });
         break;
       }
       case FrameType.welcome: {

@@ -6,11 +6,11 @@
  * (method names, workers, job ids), and a lone share line compresses to a fraction of its size.
  *
  *   record = kind (1 byte) ‖ length (4 bytes, big-endian, the body as sent) ‖ body
- *   kind 0: the body is frames; 1: raw deflate of frames (RMS2); 2: zstd of frames (RMS3)
+ *   kind 0: the body is frames; 1: raw deflate of frames (RMS2, RMS3); 2: zstd of frames (RMS3)
  */
 import { deflateRawSync, inflateRawSync, zstdCompressSync, zstdDecompressSync } from "node:zlib";
 import { ListenProtocol } from "../../../domain/port.ts";
-import { TunnelError } from "./frames.ts";
+import { TUNNEL_VERSION, TunnelError } from "./frames.ts";
 
 export const RecordKind = { plain: 0, deflate: 1, zstd: 2 } as const;
 type RecordKindCode = (typeof RecordKind)[keyof typeof RecordKind];
@@ -20,22 +20,33 @@ export const MAX_RECORD_BODY = 1024 * 1024;
 /** a writer starts a new record past this many bytes of frames */
 export const RECORD_TARGET = 256 * 1024;
 const HEADER_BYTES = 5;
-/** below this a compressor's header costs more than it saves */
-const COMPRESS_FROM = 64;
+/**
+ * Below this nothing can be saved. A share's answer is about 50 bytes of frame, and against the
+ * history it deflates to a third of that: a higher floor sent every answer plain.
+ */
+const COMPRESS_FROM = 16;
+/** RMS3 tries zstd on records from this size: below it zstd's frame header loses to deflate's */
+const ZSTD_FROM = 1024;
 
 /** The tunnel variants of spec §4, by listening protocol code. */
 export interface Variant {
   code: number;
   name: "RMS" | "RMS2" | "RMS3";
-  compression: RecordKindCode;
+  /** the compressed kinds its records may be (besides plain) */
+  kinds: readonly RecordKindCode[];
   /** jobs to several streams cross the tunnel once */
   broadcast: boolean;
 }
 
 export const VARIANTS: readonly Variant[] = [
-  { code: ListenProtocol.RMS, name: "RMS", compression: RecordKind.plain, broadcast: false },
-  { code: ListenProtocol.RMS2, name: "RMS2", compression: RecordKind.deflate, broadcast: false },
-  { code: ListenProtocol.RMS3, name: "RMS3", compression: RecordKind.zstd, broadcast: true },
+  { code: ListenProtocol.RMS, name: "RMS", kinds: [], broadcast: false },
+  { code: ListenProtocol.RMS2, name: "RMS2", kinds: [RecordKind.deflate], broadcast: false },
+  {
+    code: ListenProtocol.RMS3,
+    name: "RMS3",
+    kinds: [RecordKind.deflate, RecordKind.zstd],
+    broadcast: true,
+  },
 ];
 
 export const variantOf = (code: number): Variant | null => VARIANTS.find((v) => v.code === code) ?? null;
@@ -79,22 +90,36 @@ const EMPTY = Buffer.alloc(0);
 /** Makes one direction's records of one link (a new link starts with an empty history). */
 export class RecordWriter {
   private readonly history = new History();
+  private readonly deflate: boolean;
+  private readonly zstd: boolean;
 
-  constructor(private readonly variant: Variant) {}
+  /**
+   * `peerVersion`: the tunnel version the other end reads (a server: its client's hello's; a client:
+   * its own, which a server that answers it speaks). A reader accepts every kind of its variant.
+   */
+  constructor(variant: Variant, peerVersion: number) {
+    this.zstd = variant.kinds.includes(RecordKind.zstd);
+    // version 1 knew RMS3's records as zstd only
+    this.deflate = variant.kinds.includes(RecordKind.deflate) && !(this.zstd && peerVersion < TUNNEL_VERSION);
+  }
 
-  /** One record of `frames` (encoded), compressed as the variant says when `compress` and when that helps. */
+  /**
+   * One record of `frames` (encoded), compressed when `compress` and when that helps: RMS2 deflates,
+   * RMS3 deflates and, from ZSTD_FROM bytes, also tries zstd (to a peer of version 1: zstd only), and
+   * the shortest form is sent.
+   */
   record(frames: Uint8Array, compress = true): Uint8Array {
     let kind: RecordKindCode = RecordKind.plain;
     let body = frames;
-    if (compress && this.variant.compression !== RecordKind.plain && frames.length >= COMPRESS_FROM) {
+    if (compress && frames.length >= COMPRESS_FROM) {
       const dictionary = { dictionary: this.history.dictionary };
-      const packed =
-        this.variant.compression === RecordKind.deflate
-          ? deflateRawSync(frames, dictionary)
-          : zstdCompressSync(frames, dictionary);
-      if (packed.length < frames.length) {
-        kind = this.variant.compression;
-        body = packed;
+      if (this.deflate) {
+        const packed = deflateRawSync(frames, dictionary);
+        if (packed.length < body.length) [kind, body] = [RecordKind.deflate, packed];
+      }
+      if (this.zstd && (!this.deflate || frames.length >= ZSTD_FROM)) {
+        const packed = zstdCompressSync(frames, dictionary);
+        if (packed.length < body.length) [kind, body] = [RecordKind.zstd, packed];
       }
     }
     this.history.add(frames);
@@ -124,7 +149,7 @@ export class RecordReader {
       const kind = b[0] as number;
       const length = b.readUInt32BE(1);
       if (length > MAX_RECORD_BODY) throw new TunnelError("record too long");
-      if (kind !== RecordKind.plain && kind !== this.variant.compression)
+      if (kind !== RecordKind.plain && !(this.variant.kinds as readonly number[]).includes(kind))
         throw new TunnelError(`record kind ${kind} is not ${this.variant.name}'s`);
       if (b.length < HEADER_BYTES + length) break;
       out.push(this.unpack(kind, b.subarray(HEADER_BYTES, HEADER_BYTES + length)));

@@ -189,7 +189,7 @@ export function tunnelFront<T>(
     const next = frames[0];
     const client = next?.type === FrameType.client ? next : undefined;
     if (client !== undefined) frames.shift();
-    const writer = new RecordWriter(variant);
+    const writer = new RecordWriter(variant, f.version);
     const handout = deps.handout();
     const refusal = passwordRefusal(handout.password, client);
     if (refusal !== null) {
