@@ -73,7 +73,10 @@ export function startKencClient(o: KencClientOptions): RunningClient {
             closed: (answered) => {
               // the port closes a link whose first frame does not authenticate, and says nothing
               if (!l.closed && !answered && !l.failed && l.minerBytes > 0)
-                refusals.refused(server, "the port closed the link before answering: is this its KENC key?");
+                refusals.refused(
+                  server,
+                  "the port closed the link before answering: is this its KENC key, and is the appliance at least as new as this client?",
+                );
               close(l);
             },
             failed: (reason) => {

@@ -9,6 +9,7 @@ import type { Endpoint } from "../engine/transport/endpoint.ts";
 import {
   type FrameOpener,
   HelloReader,
+  KENC_VERSION,
   KencError,
   makeHello,
   RANDOM_BYTES,
@@ -60,6 +61,8 @@ export function dialKenc(o: KencLinkOptions, on: KencLinkEvents): KencLink {
       if (opener === null) {
         const h = hello.push(chunk);
         if (h === null) return;
+        if (h.version !== KENC_VERSION)
+          throw new KencError(`the port answered in KENC version ${h.version}, not ${KENC_VERSION}`);
         const codecs = sessionCodecs(o.kencKey, "client", clientRandom, h.random, o.salt);
         opener = codecs.opener;
         sealed = new QueuedWriter(

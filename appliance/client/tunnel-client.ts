@@ -258,7 +258,7 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
           if (!answered) {
             refusals.refused(
               server,
-              "the server closed the tunnel before answering: is this its KENC key and tunnel variant?",
+              "the server closed the tunnel before answering: is this its KENC key and tunnel variant, and is the server appliance at least as new as this client?",
             );
             // with no tunnel to resume, the miners waiting for one go back to their own failover
             if (session === null) for (const m of [...miners]) closeMiner(m);

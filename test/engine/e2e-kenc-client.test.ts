@@ -69,7 +69,7 @@ describe("pithead client", () => {
     expect(r.authorized).toBe(false);
     expect(r.accepted).toBe(0);
     await until(() => c.logs.length > 0);
-    expect(c.logs[0]).toContain("the port closed the link before answering: is this its KENC key?");
+    expect(c.logs[0]).toContain("the port closed the link before answering: is this its KENC key");
     expect(t.logs.filter((l) => l.includes("the first frame does not authenticate"))).toHaveLength(1);
     expect(t.engine.running(port.id)?.connected).toBe(0);
   });

@@ -49,15 +49,16 @@ describe("KENC listener", () => {
     expect(kencLog(t.logs, port.id)).toEqual([]);
   });
 
-  test("the port answers in sealed frames the WebCrypto client opens", async () => {
-    const { listen } = await kencPort();
-    const c = await WebKencClient.connect(listen, KEY);
-    cleanup.push(() => c.end());
-    c.write(new TextEncoder().encode(SUBSCRIBE));
-    await until(() => c.received.includes("\n") || c.closed);
-    expect(c.broken).toBeNull();
-    expect(JSON.parse(c.received.split("\n")[0] ?? "")).toMatchObject({ id: 1, error: null });
-  });
+  for (const version of [2, 1])
+    test(`the port answers in sealed frames the WebCrypto client opens, in the client's KENC version (${version})`, async () => {
+      const { listen } = await kencPort();
+      const c = await WebKencClient.connect(listen, KEY, undefined, version);
+      cleanup.push(() => c.end());
+      c.write(new TextEncoder().encode(SUBSCRIBE));
+      await until(() => c.received.includes("\n") || c.closed);
+      expect(c.broken).toBeNull();
+      expect(JSON.parse(c.received.split("\n")[0] ?? "")).toMatchObject({ id: 1, error: null });
+    });
 
   test("a wrong key closes the connection before the port sees a miner, logged once per address", async () => {
     const { t, port, listen } = await kencPort();
@@ -79,7 +80,8 @@ describe("KENC listener", () => {
       await c.frame(SUBSCRIBE),
       await c.frame('{"id":2,"method":"mining.authorize","params":["wal.x","x"]}\n'),
     ] as const;
-  const hostile: [string, (c: WebKencClient) => Promise<void>, string][] = [
+  /** what each attack does, and the reason the port logs for it by KENC version (2, then 1) */
+  const hostile: [string, (c: WebKencClient) => Promise<void>, [string, string]][] = [
     [
       "a replayed frame",
       async (c) => {
@@ -88,7 +90,10 @@ describe("KENC listener", () => {
         await until(() => c.received.includes("\n"));
         c.send(f);
       },
-      "frame replayed or out of order",
+      [
+        "frame does not authenticate (altered, cut, replayed or out of order)",
+        "frame replayed or out of order",
+      ],
     ],
     [
       "reordered frames",
@@ -97,7 +102,7 @@ describe("KENC listener", () => {
         c.send(second);
         c.send(first);
       },
-      "first frame out of order",
+      ["the first frame does not authenticate", "first frame out of order"],
     ],
     [
       "a truncated frame followed by the next",
@@ -106,20 +111,21 @@ describe("KENC listener", () => {
         c.send(first.subarray(0, first.length - 5));
         c.send(second);
       },
-      "the first frame does not authenticate",
+      ["the first frame does not authenticate", "the first frame does not authenticate"],
     ],
   ];
-  for (const [name, act, reason] of hostile)
-    test(`${name} closes the connection`, async () => {
-      const { t, port, listen } = await kencPort();
-      const c = await WebKencClient.connect(listen, KEY);
-      await act(c);
-      await until(() => c.closed);
-      const lines = kencLog(t.logs, port.id);
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain(reason);
-      await until(() => t.engine.running(port.id)?.connected === 0);
-    });
+  for (const version of [2, 1])
+    for (const [name, act, reasons] of hostile)
+      test(`${name} closes the connection (KENC version ${version})`, async () => {
+        const { t, port, listen } = await kencPort();
+        const c = await WebKencClient.connect(listen, KEY, undefined, version);
+        await act(c);
+        await until(() => c.closed);
+        const lines = kencLog(t.logs, port.id);
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toContain(reasons[version === 2 ? 0 : 1]);
+        await until(() => t.engine.running(port.id)?.connected === 0);
+      });
 
   test("a connection that ends inside a frame is logged as truncated", async () => {
     const { t, port, listen } = await kencPort();
@@ -151,6 +157,12 @@ describe("KENC listener", () => {
     await until(() => closed);
     expect(got).toBe(0);
     expect(kencLog(t.logs, port.id)[0]).toContain("not a KENC hello");
+  });
+
+  test("a hello of a KENC version the port does not speak is closed unanswered", async () => {
+    const { t, port, listen } = await kencPort();
+    await expect(WebKencClient.connect(listen, KEY, undefined, 3)).rejects.toThrow("closed before its hello");
+    expect(kencLog(t.logs, port.id)[0]).toContain("KENC version 3, not one this end speaks");
   });
 
   test("with no KENC key set every connection is refused; a key set later applies to the next one", async () => {

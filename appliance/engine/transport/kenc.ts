@@ -8,6 +8,7 @@
 import { randomBytes } from "node:crypto";
 import {
   type FrameOpener,
+  type Hello,
   HelloReader,
   HKDF_SALT,
   KencError,
@@ -59,10 +60,18 @@ export function kencFront<T>(
     g.socket.end();
     refusals.refused(g.ip, why);
   };
-  const keyed = (g: KencGate<T>, clientRandom: Uint8Array) => {
+  /** answers in the client's version: a client of an earlier version is served as it speaks */
+  const keyed = (g: KencGate<T>, client: Hello) => {
     const serverRandom = randomBytes(RANDOM_BYTES);
-    g.socket.write(makeHello(serverRandom));
-    const { opener, sealer } = sessionCodecs(g.kencKey, "server", clientRandom, serverRandom, carrier.salt);
+    g.socket.write(makeHello(serverRandom, client.version));
+    const { opener, sealer } = sessionCodecs(
+      g.kencKey,
+      "server",
+      client.random,
+      serverRandom,
+      carrier.salt,
+      client.version,
+    );
     g.opener = opener;
     g.sealed = new QueuedWriter(g.socket, (plain) => sealer.seal(plain), carrier.maxPending);
   };
@@ -110,7 +119,7 @@ export function kencFront<T>(
         if (g.opener === null) {
           const hello = g.hello.push(chunk);
           if (hello === null) return;
-          keyed(g, hello.random);
+          keyed(g, hello);
           bytes = hello.rest;
         }
         for (const plain of (g.opener as FrameOpener).push(bytes)) {

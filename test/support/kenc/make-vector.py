@@ -17,7 +17,6 @@ SALT = "pithead-kenc-v1"
 CLIENT_RANDOM = bytes(range(0, 32))
 SERVER_RANDOM = bytes(range(32, 64))
 MAGIC = b"PKNC"
-VERSION = 1
 
 
 def hkdf(label: bytes) -> bytes:
@@ -31,11 +30,12 @@ def hkdf(label: bytes) -> bytes:
     return bytes.fromhex(out.replace(":", ""))
 
 
-def frame(key: bytes, direction: int, counter: int, plain: bytes) -> bytes:
+def frame(version: int, key: bytes, direction: int, counter: int, plain: bytes) -> bytes:
     length = struct.pack(">H", len(plain))
     nonce = struct.pack(">IQ", direction, counter)
     sealed = AESGCM(key).encrypt(nonce, plain, length)  # ciphertext ‖ 16-byte tag
-    return length + nonce + sealed
+    # version 1 sends the nonce; since version 2 both ends count it
+    return length + (nonce if version == 1 else b"") + sealed
 
 
 c2s = hkdf(b"c2s")
@@ -45,10 +45,13 @@ server_lines = [b'{"id":1,"result":[[],"00000001",8],"error":null}\n']
 print(json.dumps({
     "kenc_key": KEY,
     "hkdf_salt": SALT,
-    "client_hello": (MAGIC + bytes([VERSION]) + CLIENT_RANDOM).hex(),
-    "server_hello": (MAGIC + bytes([VERSION]) + SERVER_RANDOM).hex(),
     "key_c2s": c2s.hex(),
     "key_s2c": s2c.hex(),
-    "client_to_server": [{"plain": p.decode(), "frame": frame(c2s, 1, i, p).hex()} for i, p in enumerate(client_lines)],
-    "server_to_client": [{"plain": p.decode(), "frame": frame(s2c, 2, i, p).hex()} for i, p in enumerate(server_lines)],
+    "versions": [{
+        "version": v,
+        "client_hello": (MAGIC + bytes([v]) + CLIENT_RANDOM).hex(),
+        "server_hello": (MAGIC + bytes([v]) + SERVER_RANDOM).hex(),
+        "client_to_server": [{"plain": p.decode(), "frame": frame(v, c2s, 1, i, p).hex()} for i, p in enumerate(client_lines)],
+        "server_to_client": [{"plain": p.decode(), "frame": frame(v, s2c, 2, i, p).hex()} for i, p in enumerate(server_lines)],
+    } for v in (2, 1)],
 }, indent=1))

@@ -6,7 +6,8 @@
 import type { Socket } from "bun";
 
 const MAGIC = [0x50, 0x4b, 0x4e, 0x43];
-const VERSION = 1;
+/** 2 counts the nonce at both ends; 1 (earlier clients) sends it in each frame */
+export const KENC_VERSION = 2;
 const SALT: Bytes = new TextEncoder().encode("pithead-kenc-v1");
 const C2S = 1;
 const S2C = 2;
@@ -25,8 +26,11 @@ export const concat = (...parts: Uint8Array[]): Bytes => {
   return out;
 };
 
-export const hello = (random: Uint8Array): Uint8Array =>
-  concat(Uint8Array.from(MAGIC), Uint8Array.of(VERSION), random);
+export const hello = (random: Uint8Array, version = KENC_VERSION): Uint8Array =>
+  concat(Uint8Array.from(MAGIC), Uint8Array.of(version), random);
+
+/** bytes before a frame's ciphertext: the length, and in version 1 the nonce */
+export const frameHeader = (version: number): number => (version === 1 ? 14 : 2);
 
 /**
  * HKDF-SHA256 of the key's UTF-8 with the documented salt (KENC's, or the RMS tunnel's) and info,
@@ -58,12 +62,16 @@ const nonceOf = (direction: number, counter: number): Bytes => {
   return n;
 };
 
-/** One frame: length ‖ nonce ‖ AES-256-GCM(ciphertext ‖ tag), the length as additional data. */
+/**
+ * One frame: length ‖ (version 1: nonce) ‖ AES-256-GCM(ciphertext ‖ tag), the nonce direction ‖
+ * counter, the length as additional data.
+ */
 export async function webSeal(
   key: CryptoKey,
   direction: number,
   counter: number,
   plain: Bytes,
+  version = KENC_VERSION,
 ): Promise<Uint8Array> {
   const length = Uint8Array.of(plain.length >> 8, plain.length & 0xff);
   const nonce = nonceOf(direction, counter);
@@ -74,7 +82,7 @@ export async function webSeal(
       plain,
     ),
   );
-  return concat(length, nonce, sealed);
+  return version === 1 ? concat(length, nonce, sealed) : concat(length, sealed);
 }
 
 /**
@@ -100,16 +108,22 @@ export class WebKencClient {
     private readonly socket: Socket<undefined>,
     private readonly c2s: CryptoKey,
     private readonly s2c: CryptoKey,
+    readonly version: number,
   ) {}
 
-  static async connect(port: number, kencKey: string, salt: Bytes = SALT): Promise<WebKencClient> {
+  static async connect(
+    port: number,
+    kencKey: string,
+    salt: Bytes = SALT,
+    version = KENC_VERSION,
+  ): Promise<WebKencClient> {
     const clientRandom = crypto.getRandomValues(new Uint8Array(32));
     let early: Bytes = new Uint8Array(0);
     let sink: ((d: Uint8Array) => void) | null = null;
     let closed = false;
     let client: WebKencClient | null = null;
     let gotHello: (random: Uint8Array) => void = () => {};
-    const serverHello = new Promise<Uint8Array>((resolve) => {
+    const serverHelloBytes = new Promise<Uint8Array>((resolve) => {
       gotHello = resolve;
     });
     const socket = await Bun.connect({
@@ -122,7 +136,7 @@ export class WebKencClient {
             return;
           }
           early = concat(early, new Uint8Array(d));
-          if (early.length >= 37) gotHello(early.slice(5, 37));
+          if (early.length >= 37) gotHello(early.slice(0, 37));
         },
         close: () => {
           closed = true;
@@ -130,17 +144,20 @@ export class WebKencClient {
         },
       },
     });
-    socket.write(hello(clientRandom));
-    const serverRandom = await Promise.race([
-      serverHello,
+    socket.write(hello(clientRandom, version));
+    const serverHello = await Promise.race([
+      serverHelloBytes,
       (async () => {
         while (!closed) await Bun.sleep(10);
         throw new Error("the port closed before its hello");
       })(),
     ]);
+    // the port answers in the client's version
+    if (serverHello[4] !== version) throw new Error(`the port answered KENC version ${serverHello[4]}`);
+    const serverRandom = serverHello.slice(5);
     const c2s = await webDeriveKey(kencKey, "c2s", clientRandom, serverRandom, salt);
     const s2c = await webDeriveKey(kencKey, "s2c", clientRandom, serverRandom, salt);
-    client = new WebKencClient(socket, c2s.key, s2c.key);
+    client = new WebKencClient(socket, c2s.key, s2c.key, version);
     const c = client;
     c.closed = closed;
     sink = (d) => c.fromPort(d);
@@ -156,7 +173,7 @@ export class WebKencClient {
 
   async frame(plain: string | Uint8Array): Promise<Uint8Array> {
     const bytes = typeof plain === "string" ? new TextEncoder().encode(plain) : new Uint8Array(plain);
-    return webSeal(this.c2s, C2S, this.counter++, bytes);
+    return webSeal(this.c2s, C2S, this.counter++, bytes, this.version);
   }
 
   send(bytes: Uint8Array): void {
@@ -181,15 +198,15 @@ export class WebKencClient {
     this.pending = concat(this.pending, d);
     while (this.pending.length >= 2) {
       const length = (this.pending[0] as number) * 256 + (this.pending[1] as number);
-      const total = 2 + 12 + length + 16;
+      const header = frameHeader(this.version);
+      const total = header + length + 16;
       if (this.pending.length < total) return;
       const frame = this.pending.slice(0, total);
       this.pending = this.pending.slice(total);
-      const expected = nonceOf(S2C, this.inCounter++);
+      const nonce = nonceOf(S2C, this.inCounter++);
       this.chain = this.chain.then(async () => {
         if (this.broken !== null) return;
-        const nonce = frame.subarray(2, 14);
-        if (nonce.some((b, i) => b !== expected[i])) {
+        if (header > 2 && frame.subarray(2, header).some((b, i) => b !== nonce[i])) {
           this.broken = "server frame out of order";
           return;
         }
@@ -197,7 +214,7 @@ export class WebKencClient {
           const plain = await crypto.subtle.decrypt(
             { name: "AES-GCM", iv: nonce, additionalData: frame.subarray(0, 2), tagLength: 128 },
             this.s2c,
-            frame.subarray(14),
+            frame.subarray(header),
           );
           this.onPlain(new Uint8Array(plain));
         } catch {

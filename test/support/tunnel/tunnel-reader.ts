@@ -4,7 +4,7 @@
  * this reading, not from the engine's own decoder.
  */
 import { inflateRawSync, zstdDecompressSync } from "node:zlib";
-import { concat, webDeriveKey } from "../kenc/web-kenc.ts";
+import { concat, frameHeader, webDeriveKey } from "../kenc/web-kenc.ts";
 
 const HELLO = 37;
 const SALT = new TextEncoder().encode("pithead-rms-v1");
@@ -24,21 +24,23 @@ async function openDown(kencKey: string, up: Uint8Array[], down: Uint8Array[]): 
   const u = concat(...up);
   const d = concat(...down);
   const s2c = await webDeriveKey(kencKey, "s2c", u.slice(5, HELLO), d.slice(5, HELLO), SALT);
+  // the port answers in the client's KENC version, the fifth byte of its hello
+  const header = frameHeader(d[4] as number);
   const plain: Uint8Array[] = [];
   let at = HELLO;
   for (let counter = 0n; at + 2 <= d.length; counter++) {
     const length = ((d[at] as number) << 8) | (d[at + 1] as number);
-    const end = at + 2 + 12 + length + 16;
+    const end = at + header + length + 16;
     if (end > d.length) break;
-    const nonce = d.slice(at + 2, at + 14);
-    const expected = new Uint8Array(12);
-    new DataView(expected.buffer).setUint32(0, 2);
-    new DataView(expected.buffer).setBigUint64(4, counter);
-    if (nonce.some((b, i) => b !== expected[i])) throw new Error("server frame out of order");
+    const nonce = new Uint8Array(12);
+    new DataView(nonce.buffer).setUint32(0, 2);
+    new DataView(nonce.buffer).setBigUint64(4, counter);
+    if (header > 2 && d.slice(at + 2, at + header).some((b, i) => b !== nonce[i]))
+      throw new Error("server frame out of order");
     const opened = await crypto.subtle.decrypt(
       { name: "AES-GCM", iv: nonce, additionalData: d.slice(at, at + 2), tagLength: 128 },
       s2c.key,
-      d.slice(at + 14, end),
+      d.slice(at + header, end),
     );
     plain.push(new Uint8Array(opened));
     at = end;
@@ -94,15 +96,23 @@ function framesOf(body: Uint8Array, recordBytes: number): WireFrame[] {
   return out;
 }
 
-/** Every frame the server sent on one recorded connection, records decompressed. */
-export async function readDownFrames(
+export interface WireRecord {
+  /** 0 plain, 1 raw deflate, 2 zstd */
+  kind: number;
+  /** its size on the wire, header included */
+  bytes: number;
+  frames: WireFrame[];
+}
+
+/** Every record the server sent on one recorded connection, decompressed. */
+export async function readDownRecords(
   kencKey: string,
   up: Uint8Array[],
   down: Uint8Array[],
-): Promise<WireFrame[]> {
+): Promise<WireRecord[]> {
   const plain = await openDown(kencKey, up, down);
   const v = new DataView(plain.buffer, plain.byteOffset, plain.length);
-  const out: WireFrame[] = [];
+  const out: WireRecord[] = [];
   // a compressed record's dictionary: the last 32 KiB of the bodies before it on this link
   let history = new Uint8Array(0);
   let at = 0;
@@ -117,8 +127,17 @@ export async function readDownFrames(
         ? raw
         : new Uint8Array(kind === 1 ? inflateRawSync(raw, dictionary) : zstdDecompressSync(raw, dictionary));
     history = concat(history, body).slice(-32 * 1024);
-    out.push(...framesOf(body, 5 + length));
+    out.push({ kind, bytes: 5 + length, frames: framesOf(body, 5 + length) });
     at += 5 + length;
   }
   return out;
+}
+
+/** Every frame the server sent on one recorded connection, records decompressed. */
+export async function readDownFrames(
+  kencKey: string,
+  up: Uint8Array[],
+  down: Uint8Array[],
+): Promise<WireFrame[]> {
+  return (await readDownRecords(kencKey, up, down)).flatMap((r) => r.frames);
 }

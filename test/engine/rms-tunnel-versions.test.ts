@@ -1,0 +1,113 @@
+/**
+ * Tunnel and KENC versions (docs/rms-tunnel.md, "Versions"): a client of this version and one of the
+ * first version, against the same RMS3 port. The first version's client is written here by hand from
+ * the document (KENC version 1 over the tests' WebCrypto client, a tunnel hello of version 1 and no
+ * `client` frame); what each gets is read off the wire with the tests' own decoder.
+ */
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { ListenProtocol } from "../../appliance/domain/port.ts";
+import { startKencPort } from "../support/kenc/kenc-port.ts";
+import { concat, WebKencClient } from "../support/kenc/web-kenc.ts";
+import { until } from "../support/stratum/port-fixture.ts";
+import { RawClient } from "../support/stratum/raw-client.ts";
+import { localTunnelClient } from "../support/tunnel/local-client.ts";
+import { TcpRelay } from "../support/tunnel/tcp-relay.ts";
+import { readDownRecords, type WireRecord } from "../support/tunnel/tunnel-reader.ts";
+
+setDefaultTimeout(60_000);
+
+const cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+const KEY = "tunnel versions 51c2";
+const SALT = new TextEncoder().encode("pithead-rms-v1");
+const LOGIN =
+  '{"id":1,"method":"mining.subscribe","params":["v1/1.0"]}\n{"id":2,"method":"mining.authorize","params":["wal.v1","x"]}\n';
+
+const record = (body: Uint8Array): Uint8Array => {
+  const out = new Uint8Array(5 + body.length);
+  new DataView(out.buffer).setUint32(1, body.length);
+  out.set(body, 5);
+  return out;
+};
+
+/** hello, version 1, RMS3, new tunnel, window 64 KiB */
+const helloV1 = (): Uint8Array => {
+  const f = new Uint8Array(3 + 16 + 12);
+  f.set([0x20, 1, 6]);
+  new DataView(f.buffer).setUint32(3 + 16 + 8, 65536);
+  return f;
+};
+
+const openAndLogin = (): Uint8Array => {
+  const address = new TextEncoder().encode("127.0.0.9");
+  const open = new Uint8Array(6 + address.length);
+  open[0] = 0x01;
+  new DataView(open.buffer).setUint32(1, 1);
+  open[5] = address.length;
+  open.set(address, 6);
+  const payload = new TextEncoder().encode(LOGIN);
+  const data = new Uint8Array(9 + payload.length);
+  data[0] = 0x02;
+  new DataView(data.buffer).setUint32(1, 1);
+  new DataView(data.buffer).setUint32(5, payload.length);
+  data.set(payload, 9);
+  return concat(open, data);
+};
+
+const payloads = (records: WireRecord[]) => records.flatMap((r) => r.frames.map((f) => f.payload)).join("");
+
+async function rms3Port() {
+  const p = await startKencPort(cleanup, KEY, [], { protocol: ListenProtocol.RMS3 });
+  const relay = new TcpRelay(p.listen);
+  cleanup.push(() => relay.stop());
+  return { ...p, relay };
+}
+
+test("a client of the first version (KENC 1, tunnel hello 1) is served in records it can read: plain or zstd, never deflate", async () => {
+  const { t, port, relay } = await rms3Port();
+  const peer = await WebKencClient.connect(relay.port, KEY, SALT, 1);
+  cleanup.push(() => peer.end());
+  peer.write(record(helloV1()));
+  peer.write(record(openAndLogin()));
+  const link = () => relay.connections[0] ?? { up: [], down: [] };
+  let records: WireRecord[] = [];
+  for (let tries = 0; !payloads(records).includes("mining.notify"); tries++) {
+    if (tries === 200) throw new Error("no job reached the first version's client");
+    await Bun.sleep(50);
+    records = await readDownRecords(KEY, link().up, link().down);
+  }
+  expect(peer.broken).toBeNull();
+  expect(t.engine.running(port.id)?.online).toBe(1);
+  const text = payloads(records);
+  expect(text).toContain('"id":1');
+  expect(text).toContain('"id":2,"result":true');
+  const kinds = new Set(records.map((r) => r.kind));
+  expect(kinds.has(2)).toBe(true);
+  expect(kinds.has(1)).toBe(false);
+});
+
+test("a client of this version gets a short line deflated, shorter than zstd's frame allows", async () => {
+  const { pool, t, port, relay } = await rms3Port();
+  const c = localTunnelClient(cleanup, relay.port, KEY, ListenProtocol.RMS3);
+  const m = await RawClient.connect(c.port);
+  cleanup.push(() => m.close());
+  m.request(1, "mining.subscribe", ["v2/1.0"]);
+  m.request(2, "mining.authorize", ["wal.v2", "x"]);
+  await until(() => t.engine.running(port.id)?.online === 1);
+  await until(() => m.lines.some((l) => l.includes("mining.notify")));
+  // a few requests whose short answers each travel alone in a record
+  for (let i = 0; i < 5; i++) {
+    m.request(10 + i, "mining.extranonce.subscribe", []);
+    await until(() => m.lines.some((l) => l.includes(`"id":${10 + i}`)));
+  }
+  const link = relay.connections[0];
+  if (link === undefined) throw new Error("no tunnel link");
+  const records = await readDownRecords(KEY, link.up, link.down);
+  const answers = records.filter((r) => r.frames.some((f) => /"id":1[0-4],/.test(f.payload)));
+  expect(answers.length).toBeGreaterThan(0);
+  expect(answers.every((r) => r.kind === 1)).toBe(true);
+  expect(pool.rejects.size).toBe(0);
+});
