@@ -13,6 +13,7 @@ import { startKencPort } from "../support/kenc/kenc-port.ts";
 import { WebKencClient } from "../support/kenc/web-kenc.ts";
 import { until } from "../support/stratum/port-fixture.ts";
 import { TestMiner } from "../support/stratum/test-miner.ts";
+import { dataFrame, hello as helloOf, openFrame, record } from "../support/tunnel/hand-frames.ts";
 import { localTunnelClient } from "../support/tunnel/local-client.ts";
 
 setDefaultTimeout(90_000);
@@ -24,46 +25,8 @@ afterEach(async () => {
 
 const KEY = "hostile peers 0b9a";
 const SALT = new TextEncoder().encode("pithead-rms-v1");
-
-/** kind ‖ length ‖ body */
-function record(kind: number, body: Uint8Array, length = body.length): Uint8Array {
-  const out = new Uint8Array(5 + body.length);
-  out[0] = kind;
-  new DataView(out.buffer).setUint32(1, length);
-  out.set(body, 5);
-  return out;
-}
-
-/** a hello for a new RMS3 tunnel with a 64 KiB window */
-function hello(): Uint8Array {
-  const f = new Uint8Array(3 + 16 + 12);
-  f[0] = 0x20;
-  f[1] = 1;
-  f[2] = 6;
-  new DataView(f.buffer).setUint32(3 + 16 + 8, 65536);
-  return f;
-}
-
-function dataFrame(stream: number, text: string): Uint8Array {
-  const payload = new TextEncoder().encode(text);
-  const f = new Uint8Array(9 + payload.length);
-  f[0] = 0x02;
-  new DataView(f.buffer).setUint32(1, stream);
-  new DataView(f.buffer).setUint32(5, payload.length);
-  f.set(payload, 9);
-  return f;
-}
-
-/** open stream 1 from 127.0.0.9 */
-function openFrame(): Uint8Array {
-  const address = new TextEncoder().encode("127.0.0.9");
-  const f = new Uint8Array(6 + address.length);
-  f[0] = 0x01;
-  new DataView(f.buffer).setUint32(1, 1);
-  f[5] = address.length;
-  f.set(address, 6);
-  return f;
-}
+/** these peers speak the first tunnel version, which a port still serves */
+const hello = () => helloOf(1);
 
 /** the same bytes to streams 1 and 2, which only a server may send */
 function broadcastFrame(): Uint8Array {

@@ -10,6 +10,7 @@ import { startKencPort } from "../support/kenc/kenc-port.ts";
 import { concat, WebKencClient } from "../support/kenc/web-kenc.ts";
 import { until } from "../support/stratum/port-fixture.ts";
 import { RawClient } from "../support/stratum/raw-client.ts";
+import { dataFrame, hello, openFrame, record } from "../support/tunnel/hand-frames.ts";
 import { localTunnelClient } from "../support/tunnel/local-client.ts";
 import { TcpRelay } from "../support/tunnel/tcp-relay.ts";
 import { readDownRecords, type WireRecord } from "../support/tunnel/tunnel-reader.ts";
@@ -26,37 +27,6 @@ const SALT = new TextEncoder().encode("pithead-rms-v1");
 const LOGIN =
   '{"id":1,"method":"mining.subscribe","params":["v1/1.0"]}\n{"id":2,"method":"mining.authorize","params":["wal.v1","x"]}\n';
 
-const record = (body: Uint8Array): Uint8Array => {
-  const out = new Uint8Array(5 + body.length);
-  new DataView(out.buffer).setUint32(1, body.length);
-  out.set(body, 5);
-  return out;
-};
-
-/** hello, version 1, RMS3, new tunnel, window 64 KiB */
-const helloV1 = (): Uint8Array => {
-  const f = new Uint8Array(3 + 16 + 12);
-  f.set([0x20, 1, 6]);
-  new DataView(f.buffer).setUint32(3 + 16 + 8, 65536);
-  return f;
-};
-
-const openAndLogin = (): Uint8Array => {
-  const address = new TextEncoder().encode("127.0.0.9");
-  const open = new Uint8Array(6 + address.length);
-  open[0] = 0x01;
-  new DataView(open.buffer).setUint32(1, 1);
-  open[5] = address.length;
-  open.set(address, 6);
-  const payload = new TextEncoder().encode(LOGIN);
-  const data = new Uint8Array(9 + payload.length);
-  data[0] = 0x02;
-  new DataView(data.buffer).setUint32(1, 1);
-  new DataView(data.buffer).setUint32(5, payload.length);
-  data.set(payload, 9);
-  return concat(open, data);
-};
-
 const payloads = (records: WireRecord[]) => records.flatMap((r) => r.frames.map((f) => f.payload)).join("");
 
 async function rms3Port() {
@@ -70,8 +40,8 @@ test("a client of the first version (KENC 1, tunnel hello 1) is served in record
   const { t, port, relay } = await rms3Port();
   const peer = await WebKencClient.connect(relay.port, KEY, SALT, 1);
   cleanup.push(() => peer.end());
-  peer.write(record(helloV1()));
-  peer.write(record(openAndLogin()));
+  peer.write(record(0, hello(1)));
+  peer.write(record(0, concat(openFrame(), dataFrame(1, LOGIN))));
   const link = () => relay.connections[0] ?? { up: [], down: [] };
   let records: WireRecord[] = [];
   for (let tries = 0; !payloads(records).includes("mining.notify"); tries++) {
