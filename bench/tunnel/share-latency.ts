@@ -101,7 +101,9 @@ for (const [name, protocol] of [
       port,
       user: `wal.rig${i}`,
       hashesPerSecond: HASHES_PER_SHARE / FARM_SHARE_S,
-      batch: 4,
+      // one hash at a time from the miner's own moment: shares at random times, not the fleet's bursts
+      batch: 1,
+      paceOffsetMs: (Math.random() * 1000 * FARM_SHARE_S) / HASHES_PER_SHARE,
     }),
   );
   cleanup.push(() => {

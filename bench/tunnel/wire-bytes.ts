@@ -65,8 +65,16 @@ async function run(name: string, protocol: number, mode: number): Promise<Result
   }
   // a miner that never finds a share in the run still logs in and gets every job
   const hashesPerSecond = Math.max(0.001, (HASHES_PER_SHARE * SHARES_PER_JOB * 1000) / JOB_MS);
+  // each miner hashes one at a time from its own moment on, so that shares arrive as a farm's do,
+  // independently, not in bursts of the whole fleet (which would share records no farm shares)
   const miners = Array.from({ length: MINERS }, (_, i) =>
-    TestMiner.start({ port: minerPort, user: `wal.rig${i}`, hashesPerSecond, batch: 16 }),
+    TestMiner.start({
+      port: minerPort,
+      user: `wal.rig${i}`,
+      hashesPerSecond,
+      batch: 1,
+      paceOffsetMs: (Math.random() * 1000) / hashesPerSecond,
+    }),
   );
   await until(() => t.engine.running(port.id)?.online === MINERS, 50);
   // count from here: logins and the first job are not what a farm pays for every hour

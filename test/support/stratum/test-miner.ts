@@ -53,6 +53,12 @@ export interface TestMinerOptions {
    */
   hashesPerSecond?: number;
   /**
+   * With `hashesPerSecond`: the first hash waits this long after the first job. A fleet started
+   * together otherwise hashes in step and finds its shares in bursts, which real miners, each
+   * finding shares at its own random moments, do not.
+   */
+  paceOffsetMs?: number;
+  /**
    * Also submit this many hashes that miss the target (one after each real share), which an honest
    * pool must reject as low difficulty (23). They count towards `maxShares` like any other share.
    */
@@ -358,7 +364,7 @@ export class TestMiner {
     const batch = this.opts.batch ?? 256;
     if (hps === undefined) return batch;
     const now = performance.now();
-    if (this.pacedSince === 0) this.pacedSince = now;
+    if (this.pacedSince === 0) this.pacedSince = now + (this.opts.paceOffsetMs ?? 0);
     const allowed = Math.floor((hps * (now - this.pacedSince)) / 1000) - this.hashed;
     if (allowed > 0) return Math.min(batch, allowed);
     return -Math.max(1, Math.ceil(((1 - allowed) * 1000) / hps));
