@@ -26,6 +26,7 @@ const BENCHES = [
   "bench/engine/family.ts passthrough",
   "bench/tunnel/wire-bytes.ts",
   "bench/tunnel/wire-bytes.ts 100 40 0",
+  "bench/tunnel/share-bytes.ts",
   "bench/tunnel/share-latency.ts",
   "bench/poolnode/ledger.ts",
 ];
