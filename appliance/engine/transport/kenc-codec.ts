@@ -1,8 +1,9 @@
 /**
  * KENC framing (docs/kenc.md): the hello both ends send, the per-connection keys derived from the
  * operator's KENC key with HKDF-SHA256, and AES-256-GCM frames whose nonce is a per-direction
- * counter (sent in each frame by version 1, implicit since version 2). The port (kenc.ts) and the farm-side client (client/) share it, so the two cannot drift;
- * the tests check it against vectors made by other implementations.
+ * counter (sent in each frame by version 1, implicit since version 2). The port (kenc.ts) and the
+ * farm-side client (client/) share it, so the two cannot drift; the tests check it against vectors
+ * made by other implementations.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 

@@ -22,8 +22,11 @@ export async function pool(opts: TestEqPoolOptions = {}): Promise<TestEqPool> {
   return p;
 }
 
-export function engine(extra: Parameters<typeof makeEngine>[1] = {}): TestEngine {
-  const t = makeEngine({}, extra);
+export function engine(
+  extra: Parameters<typeof makeEngine>[1] = {},
+  timing: Parameters<typeof makeEngine>[0] = {},
+): TestEngine {
+  const t = makeEngine(timing, extra);
   cleanup.push(() => t.engine.shutdown());
   return t;
 }
