@@ -48,7 +48,7 @@ export interface TunnelView {
   /** false while the link is down and the tunnel waits for its client to resume it */
   connected: boolean;
   streams: number;
-  /** tunnel records received and sent, compressed, before KENC's framing (about 30 bytes per record more) */
+  /** tunnel records received and sent, compressed, before KENC's framing (18 bytes per frame more; 30 with a first-version client) */
   linkIn: number;
   linkOut: number;
   /** what the streams carried: client → server and server → client (a broadcast counts per stream) */
