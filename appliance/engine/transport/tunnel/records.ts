@@ -115,11 +115,17 @@ export class RecordWriter {
       const dictionary = { dictionary: this.history.dictionary };
       if (this.deflate) {
         const packed = deflateRawSync(frames, dictionary);
-        if (packed.length < body.length) [kind, body] = [RecordKind.deflate, packed];
+        if (packed.length < body.length) {
+          kind = RecordKind.deflate;
+          body = packed;
+        }
       }
       if (this.zstd && (!this.deflate || frames.length >= ZSTD_FROM)) {
         const packed = zstdCompressSync(frames, dictionary);
-        if (packed.length < body.length) [kind, body] = [RecordKind.zstd, packed];
+        if (packed.length < body.length) {
+          kind = RecordKind.zstd;
+          body = packed;
+        }
       }
     }
     this.history.add(frames);
