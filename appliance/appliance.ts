@@ -79,7 +79,7 @@ export async function startAppliance(config: Config, opts: StartOptions = {}): P
       kencKey: f.settings.get<string>(KENC_SETTING, ""),
       bannedIps: f.blacklists.list("ip"),
       bannedWallets: f.blacklists.list("wallet"),
-      rms: f.settings.get<RmsSettings>(RMS_SETTING, RMS_DEFAULTS),
+      rms: f.settings.getObject<RmsSettings>(RMS_SETTING, RMS_DEFAULTS),
       rmsUpstreamPassword: f.settings.get<string>(RMS_UPSTREAM_SETTING, ""),
     },
     events: {

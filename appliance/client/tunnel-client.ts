@@ -174,7 +174,7 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
     s?.end();
   };
 
-  /** The first record's frames: the welcome and the settings, or why the server refuses the tunnel. */
+  /** The first record's frames: the welcome, batch window and settings, or why the server refuses the tunnel. */
   const welcome = (frames: Frame[], l: KencLink, writer: RecordWriter) => {
     const f = frames.shift();
     if (f?.type === FrameType.refused) {
@@ -183,6 +183,7 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
       throw new ServerRefusal(`the server refuses the tunnel: ${f.reason}`);
     }
     if (f?.type !== FrameType.welcome) throw new TunnelError("the first frame is not a welcome");
+    const batch = frames[0]?.type === FrameType.batch ? frames.shift() : undefined;
     const next = frames[0];
     const handed = next?.type === FrameType.settings ? next : undefined;
     if (handed !== undefined) frames.shift();
@@ -218,6 +219,7 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
       },
       writer,
       f.resumed ? f.received : 0,
+      batch?.type === FrameType.batch ? batch.ms : 0,
     );
     welcomed = true;
     links++;

@@ -15,9 +15,18 @@ export interface RmsSettings {
   client_name: string;
   announcement: string;
   other: string;
+  /**
+   * ms each end of a tunnel holds its records for more frames (docs/rms-tunnel.md, "Batch window"):
+   * a farm's shares then share records, fewer bytes on a metered link for up to this much more
+   * latency each way; 0 sends every record at once
+   */
+  batch_ms: number;
 }
 
 export const RMS_SETTING = "rms";
+
+/** the longest batch window, in ms: a share may wait this much each way */
+export const MAX_BATCH_MS = 1000;
 
 /**
  * The farm side's own setting, apart from the object above (whose password this appliance asks of
@@ -33,6 +42,7 @@ export const RMS_DEFAULTS: RmsSettings = {
   client_name: "",
   announcement: "",
   other: "",
+  batch_ms: 0,
 };
 
 /** One tunnel of a running RMS-family port (GET /api/rms/tunnels). Times in ms since the epoch. */

@@ -14,6 +14,11 @@ export class SettingsStore {
     return row ? (JSON.parse(row.value) as T) : fallback;
   }
 
+  /** An object setting: a field it was stored without (an older release's) reads as its default. */
+  getObject<T extends object>(key: string, defaults: T): T {
+    return { ...defaults, ...this.get<Partial<T>>(key, {}) };
+  }
+
   set<T>(key: string, value: T): void {
     this.db
       .query(

@@ -95,3 +95,21 @@ test("a connected farm client is listed under Settings → RMS with its name and
   expect((await api("GET", "/api/rms/upstream")).body).toEqual({ password: "********" });
   expect(await upstream.inputValue()).toBe("********");
 });
+
+test("the batch window is saved from Settings → RMS; a value out of its range is refused with the rule", async () => {
+  await login(page, server.url, "admin", server.password());
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
+  await page.locator('[data-testid="settings"] button[data-section="rms"]').click();
+  const batch = page.getByLabel("Batch window (ms)");
+  const save = page.getByTestId("settings").getByRole("button", { name: "Save", exact: true });
+  // the form takes what it read once Save is enabled: typing before would be overwritten
+  await untilAsync(() => save.isEnabled());
+  await batch.fill("1500");
+  await save.click();
+  await page.getByText("The batch window is a whole number of milliseconds from 0 to 1000").first().waitFor();
+  expect((await api<{ batch_ms: number }>("GET", "/api/rms/config")).body.batch_ms).toBe(0);
+  await batch.fill("200");
+  await save.click();
+  await page.getByText("Saved").first().waitFor();
+  expect((await api<{ batch_ms: number }>("GET", "/api/rms/config")).body.batch_ms).toBe(200);
+});

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
+import { RMS_DEFAULTS, RMS_SETTING } from "../../appliance/domain/rms.ts";
 import { makeSelfSigned } from "../../appliance/ops/certificate.ts";
 import { Client, freePort, portBody, startTestAppliance, type TestAppliance } from "../support/appliance.ts";
 
@@ -166,7 +167,37 @@ describe("alerts, pump, RMS", () => {
       announcement: "",
       other: "",
     };
-    expect((await t.client.post("/api/rms/config", rms)).body).toEqual(rms);
+    // a field left out takes its default: the batch window is off
+    expect((await t.client.post("/api/rms/config", rms)).body).toEqual({ ...rms, batch_ms: 0 });
+  });
+
+  test("the RMS batch window is whole ms from 0 to 1000; anything else is refused and the stored value kept", async () => {
+    const rms = { port_mode: "default", port_map: [], client_name: "", announcement: "", other: "" };
+    expect((await t.client.post("/api/rms/config", { ...rms, batch_ms: 250 })).body).toMatchObject({
+      batch_ms: 250,
+    });
+    for (const batch_ms of [-1, 1001, 2.5, "100", null]) {
+      const res = await t.client.post<ErrorBody>("/api/rms/config", { ...rms, batch_ms });
+      expect({ batch_ms, status: res.status, key: res.body.error?.key }).toEqual({
+        batch_ms,
+        status: 400,
+        key: "lang.rms.err_batch",
+      });
+    }
+    expect((await t.client.get("/api/rms/config")).body).toMatchObject({ batch_ms: 250 });
+    expect((await t.client.post("/api/rms/config", { ...rms, batch_ms: 1000 })).body).toMatchObject({
+      batch_ms: 1000,
+    });
+  });
+
+  test("RMS settings stored by a release without the batch window read with it off", async () => {
+    const { batch_ms: _, ...older } = RMS_DEFAULTS;
+    t.app.ctx.settings.set(RMS_SETTING, { ...older, client_name: "older" });
+    expect((await t.client.get("/api/rms/config")).body).toEqual({
+      ...older,
+      client_name: "older",
+      batch_ms: 0,
+    });
   });
 });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RMS_DEFAULTS, RMS_SETTING } from "../../domain/rms.ts";
+import { MAX_BATCH_MS, RMS_DEFAULTS, RMS_SETTING } from "../../domain/rms.ts";
 import { keep, mask } from "../../domain/secret-mask.ts";
 import type { AppContext } from "../app-context.ts";
 import { audit } from "../audit.ts";
@@ -12,7 +12,7 @@ import type { Route } from "../router.ts";
  * front proxy and the preset end-point lists. GET answers the stored object (or its defaults),
  * POST validates and replaces it whole.
  */
-interface SettingObject<T extends z.ZodType> {
+interface SettingObject<T extends z.ZodType<object>> {
   path: string;
   key: string;
   schema: T;
@@ -39,6 +39,12 @@ const rmsSchema = z.object({
   client_name: z.string().trim().max(128, "lang.rms.err_update").default(""),
   announcement: z.string().max(2000, "lang.rms.err_update").default(""),
   other: z.string().max(2000, "lang.rms.err_update").default(""),
+  batch_ms: z
+    .number("lang.rms.err_batch")
+    .int("lang.rms.err_batch")
+    .min(0, "lang.rms.err_batch")
+    .max(MAX_BATCH_MS, "lang.rms.err_batch")
+    .default(0),
 });
 
 const required = z
@@ -69,20 +75,20 @@ const endpointSchema = z.object({
     .default([]),
 });
 
-function settingRoutes<T extends z.ZodType>(o: SettingObject<T>): Route[] {
+function settingRoutes<T extends z.ZodType<object>>(o: SettingObject<T>): Route[] {
   const shown = o.shown ?? ((v: z.infer<T>) => v);
   return [
     {
       method: "GET",
       path: o.path,
-      handler: ({ app }) => Response.json(shown(app.settings.get(o.key, o.defaults))),
+      handler: ({ app }) => Response.json(shown(app.settings.getObject(o.key, o.defaults))),
     },
     {
       method: "POST",
       path: o.path,
       handler: async (r) => {
         const { app, req } = r;
-        const stored = app.settings.get(o.key, o.defaults);
+        const stored = app.settings.getObject(o.key, o.defaults);
         const sent = await parseBody(req, o.schema);
         const value = o.kept ? o.kept(sent, stored) : sent;
         audit(r, `setting ${o.key}`, stored, value);

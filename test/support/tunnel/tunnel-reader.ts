@@ -17,14 +17,24 @@ export interface WireFrame {
   payload: string;
   /** the record's size on the wire (header included), for the first frame of each record; else 0 */
   recordBytes: number;
+  /** a `batch` frame's window, in ms */
+  batchMs?: number;
 }
 
-/** The server → client plaintext of one recorded connection, KENC frame by frame. */
-async function openDown(kencKey: string, up: Uint8Array[], down: Uint8Array[]): Promise<Uint8Array> {
+type Way = "up" | "down";
+
+/** One direction's plaintext of one recorded connection, KENC frame by frame. */
+async function open(kencKey: string, up: Uint8Array[], down: Uint8Array[], way: Way): Promise<Uint8Array> {
   const u = concat(...up);
-  const d = concat(...down);
-  const s2c = await webDeriveKey(kencKey, "s2c", u.slice(5, HELLO), d.slice(5, HELLO), SALT);
-  // the port answers in the client's KENC version, the fifth byte of its hello
+  const d = way === "down" ? concat(...down) : u;
+  const key = await webDeriveKey(
+    kencKey,
+    way === "down" ? "s2c" : "c2s",
+    u.slice(5, HELLO),
+    concat(...down).slice(5, HELLO),
+    SALT,
+  );
+  // the port answers in the client's KENC version: the fifth byte of each end's hello
   const header = frameHeader(d[4] as number);
   const plain: Uint8Array[] = [];
   let at = HELLO;
@@ -33,13 +43,13 @@ async function openDown(kencKey: string, up: Uint8Array[], down: Uint8Array[]): 
     const end = at + header + length + 16;
     if (end > d.length) break;
     const nonce = new Uint8Array(12);
-    new DataView(nonce.buffer).setUint32(0, 2);
+    new DataView(nonce.buffer).setUint32(0, way === "down" ? 2 : 1);
     new DataView(nonce.buffer).setBigUint64(4, counter);
     if (header > 2 && d.slice(at + 2, at + header).some((b, i) => b !== nonce[i]))
-      throw new Error("server frame out of order");
+      throw new Error(`${way} frame out of order`);
     const opened = await crypto.subtle.decrypt(
       { name: "AES-GCM", iv: nonce, additionalData: d.slice(at, at + 2), tagLength: 128 },
-      s2c.key,
+      key.key,
       d.slice(at + header, end),
     );
     plain.push(new Uint8Array(opened));
@@ -87,6 +97,13 @@ function framesOf(body: Uint8Array, recordBytes: number): WireFrame[] {
       const count = v.getUint16(at);
       at += 2;
       for (let i = 0; i < count; i++) at += 5 + 2 + v.getUint16(at + 5);
+    } else if (type === 0x20) at += 1 + 1 + 1 + 16 + 8 + 4;
+    else if (type === 0x22) {
+      at += 2 + (body[at + 1] as number);
+      at += 2 + v.getUint16(at);
+    } else if (type === 0x25) {
+      f.batchMs = v.getUint16(at + 1);
+      at += 3;
     } else if (type === 0x24) {
       f.payload = text(at + 3, v.getUint16(at + 1));
       at += 3 + v.getUint16(at + 1);
@@ -104,13 +121,14 @@ export interface WireRecord {
   frames: WireFrame[];
 }
 
-/** Every record the server sent on one recorded connection, decompressed. */
-export async function readDownRecords(
+/** Every record one end sent on one recorded connection (`down`: the server's), decompressed. */
+export async function readRecords(
   kencKey: string,
   up: Uint8Array[],
   down: Uint8Array[],
+  way: Way,
 ): Promise<WireRecord[]> {
-  const plain = await openDown(kencKey, up, down);
+  const plain = await open(kencKey, up, down, way);
   const v = new DataView(plain.buffer, plain.byteOffset, plain.length);
   const out: WireRecord[] = [];
   // a compressed record's dictionary: the last 32 KiB of the bodies before it on this link
@@ -141,3 +159,7 @@ export async function readDownFrames(
 ): Promise<WireFrame[]> {
   return (await readDownRecords(kencKey, up, down)).flatMap((r) => r.frames);
 }
+
+/** Every record the server sent on one recorded connection, decompressed. */
+export const readDownRecords = (kencKey: string, up: Uint8Array[], down: Uint8Array[]) =>
+  readRecords(kencKey, up, down, "down");

@@ -27,6 +27,11 @@ const FARM_1_PROOF = "e16e52d9ed7848dae5b7995aa3af735ae0a392c455bd1c48127bd427ff
 const EXAMPLES: Array<[string, Frame, string]> = [
   [
     "hello, new RMS3 tunnel, window 64 KiB",
+    { type: 0x20, version: 3, variant: 6, tunnel: new Uint8Array(16), received: 0, window: 65536 },
+    "20 03 06 00000000000000000000000000000000 0000000000000000 00010000",
+  ],
+  [
+    "hello of a version-2 client, which a server still serves",
     { type: 0x20, version: 2, variant: 6, tunnel: new Uint8Array(16), received: 0, window: 65536 },
     "20 02 06 00000000000000000000000000000000 0000000000000000 00010000",
   ],
@@ -65,6 +70,7 @@ const EXAMPLES: Array<[string, Frame, string]> = [
     },
     "23 0006 7261636b2d37 0002 6869 0000 0001 115c 06 0d05 0008 4254432d6d61696e",
   ],
+  ["batch, a window of 250 ms", { type: 0x25, ms: 250 }, "25 00fa"],
   [
     "refused",
     { type: 0x24, reason: "the RMS password is wrong" },
@@ -93,9 +99,14 @@ describe("tunnel frames as docs/rms-tunnel.md writes them", () => {
   });
 
   test("a hello of a version this server does not know is refused", () => {
-    expect(() => decodeFrames(unhex(`20 03 06 ${"00".repeat(16)} ${"00".repeat(8)} 00010000`))).toThrow(
-      "unknown tunnel version 3",
+    expect(() => decodeFrames(unhex(`20 04 06 ${"00".repeat(16)} ${"00".repeat(8)} 00010000`))).toThrow(
+      "unknown tunnel version 4",
     );
+  });
+
+  test("a batch window over 1 s is refused", () => {
+    expect(decodeFrames(unhex("25 03e8"))).toEqual([{ type: 0x25, ms: 1000 }]);
+    expect(() => decodeFrames(unhex("25 03e9"))).toThrow("a batch window of 1001 ms (at most 1000)");
   });
 
   test("frames cut short or of an unknown type are refused", () => {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
-import { RMS_DEFAULTS, type RmsSettings as Rms } from "../../../appliance/domain/rms.ts";
+import { MAX_BATCH_MS, RMS_DEFAULTS, type RmsSettings as Rms } from "../../../appliance/domain/rms.ts";
 import { Field } from "../components/Field.tsx";
-import { get, post } from "../lib/api.ts";
+import { ApiError, get, post } from "../lib/api.ts";
 import { t } from "../lib/i18n.ts";
 import { toast } from "../lib/toast.ts";
 import { BTN_PRIMARY, INPUT } from "../lib/ui.ts";
@@ -9,8 +9,8 @@ import { RmsTunnels } from "./RmsTunnels.tsx";
 import { type RmsUpstream, RmsUpstreamField } from "./RmsUpstream.tsx";
 
 /**
- * Front proxy (RMS): password, port mapping (default or custom server→local), client name, texts —
- * handed to the farm clients of the tunnel ports at each connect —, the password this appliance's own
+ * Front proxy (RMS): password, port mapping (default or custom server→local), client name, texts and
+ * the batch window — handed to the farm clients of the tunnel ports at each connect —, the password this appliance's own
  * RMS2/RMS3 pools present upstream (saved by the same button), and the tunnels connected now.
  */
 export function RmsSection() {
@@ -45,7 +45,8 @@ export function RmsSection() {
           ),
     ]).then(
       () => toast("ok", t("common.saved")),
-      () => toast("err", t("lang.rms.err_update")),
+      // a refused field says which (the batch window's range); anything else is the spec's message
+      (e) => toast("err", e instanceof ApiError && e.body !== null ? e.text : t("lang.rms.err_update")),
     );
   };
   const text = (k: "client_name" | "announcement" | "other", label: string) => (
@@ -83,6 +84,17 @@ export function RmsSection() {
           />
         </Field>
       )}
+      <Field label={t("rms.batch_ms")} hint={t("rms.batch_ms_hint")}>
+        <input
+          class={INPUT}
+          type="number"
+          min={0}
+          max={MAX_BATCH_MS}
+          step={1}
+          value={s.batch_ms}
+          onInput={(e) => setS({ ...s, batch_ms: e.currentTarget.valueAsNumber })}
+        />
+      </Field>
       {text("announcement", "rms.announcement")}
       {text("other", "rms.other")}
       <RmsUpstreamField value={upstream ?? ""} onChange={setUpstream} />

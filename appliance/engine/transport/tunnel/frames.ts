@@ -3,6 +3,7 @@
  * streams it multiplexes. Every integer is big-endian. The encoders and the reader are the document
  * in code; the tests decode the wire with a reader of their own.
  */
+import { MAX_BATCH_MS } from "../../../domain/rms.ts";
 
 export const FrameType = {
   /** client → server: a miner connected (stream id, the miner's address) */
@@ -29,15 +30,25 @@ export const FrameType = {
   settings: 0x23,
   /** server → client, instead of the welcome to a client that sent `client`: why it is refused */
   refused: 0x24,
+  /** server → client, after the welcome to a client of version 3: how long either end holds its records */
+  batch: 0x25,
 } as const;
 
 /** Frames that are numbered, kept until acknowledged, and sent again after a resume. */
 export const isReliable = (type: number): boolean => type >= FrameType.open && type <= FrameType.broadcast;
 
 export const TUNNEL_ID_BYTES = 16;
-/** the hello's version: 2 lets RMS3 records be deflate too (records.ts); a server speaks 1 and 2 */
-export const TUNNEL_VERSION = 2;
+/**
+ * the hello's version: 2 lets RMS3 records be deflate too (records.ts), 3 lets the welcome be followed
+ * by a `batch` frame; a server speaks 1 to 3
+ */
+export const TUNNEL_VERSION = 3;
 const FIRST_TUNNEL_VERSION = 1;
+/** the first version whose RMS3 records may be deflate */
+export const RMS3_DEFLATE_VERSION = 2;
+/** the first version that reads a `batch` frame */
+export const BATCH_VERSION = 3;
+
 /** the RMS password's derived value (tunnel/password.ts) */
 export const PROOF_BYTES = 32;
 
@@ -86,7 +97,9 @@ export type Frame =
   /** proof null: the client has no password */
   | { type: typeof FrameType.client; proof: Uint8Array | null; name: string }
   | ({ type: typeof FrameType.settings } & ClientSettings)
-  | { type: typeof FrameType.refused; reason: string };
+  | { type: typeof FrameType.refused; reason: string }
+  /** ms: 0 sends every record in the turn of the event loop that made it */
+  | { type: typeof FrameType.batch; ms: number };
 
 /** A frame the peer should not have sent: the tunnel is closed. */
 export class TunnelError extends Error {}
@@ -193,6 +206,8 @@ export function encodeFrame(f: Frame): Uint8Array {
     }
     case FrameType.refused:
       return Buffer.concat([Uint8Array.of(f.type), text(f.reason)]);
+    case FrameType.batch:
+      return Buffer.concat([Uint8Array.of(f.type), u16(f.ms)]);
   }
 }
 
@@ -304,6 +319,12 @@ export function decodeFrames(body: Uint8Array): Frame[] {
       case FrameType.refused:
         out.push({ type, reason: c.text() });
         break;
+      case FrameType.batch: {
+        const ms = c.u16();
+        if (ms > MAX_BATCH_MS) throw new TunnelError(`a batch window of ${ms} ms (at most ${MAX_BATCH_MS})`);
+        out.push({ type, ms });
+        break;
+      }
       default:
         throw new TunnelError(`unknown frame type ${type}`);
     }

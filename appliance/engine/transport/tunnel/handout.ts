@@ -11,6 +11,8 @@ import { variantOf } from "./records.ts";
 export interface TunnelHandout {
   /** "" for none */
   password: string;
+  /** how long either end of a tunnel holds its records for more frames, in ms; 0: not at all */
+  batchMs: number;
   settings: ClientSettings;
 }
 
@@ -36,6 +38,7 @@ export function tunnelHandout(rms: RmsSettings, running: readonly HandoutPort[])
   });
   return {
     password: rms.password,
+    batchMs: rms.batch_ms,
     settings: { name: rms.client_name, announcement: rms.announcement, other: rms.other, ports },
   };
 }

@@ -10,7 +10,7 @@
  */
 import { deflateRawSync, inflateRawSync, zstdCompressSync, zstdDecompressSync } from "node:zlib";
 import { ListenProtocol } from "../../../domain/port.ts";
-import { TUNNEL_VERSION, TunnelError } from "./frames.ts";
+import { RMS3_DEFLATE_VERSION, TunnelError } from "./frames.ts";
 
 export const RecordKind = { plain: 0, deflate: 1, zstd: 2 } as const;
 type RecordKindCode = (typeof RecordKind)[keyof typeof RecordKind];
@@ -100,7 +100,8 @@ export class RecordWriter {
   constructor(variant: Variant, peerVersion: number) {
     this.zstd = variant.kinds.includes(RecordKind.zstd);
     // version 1 knew RMS3's records as zstd only
-    this.deflate = variant.kinds.includes(RecordKind.deflate) && !(this.zstd && peerVersion < TUNNEL_VERSION);
+    this.deflate =
+      variant.kinds.includes(RecordKind.deflate) && !(this.zstd && peerVersion < RMS3_DEFLATE_VERSION);
   }
 
   /**

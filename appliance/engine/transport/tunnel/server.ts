@@ -12,7 +12,15 @@ import { type KencGate, kencFront } from "../kenc.ts";
 import type { ByteSocket } from "../line-writer.ts";
 import type { ConnectionHooks } from "../listener.ts";
 import { RefusalLog } from "../refusal-log.ts";
-import { decodeFrames, encodeFrame, type Frame, FrameType, TUNNEL_ID_BYTES, TunnelError } from "./frames.ts";
+import {
+  BATCH_VERSION,
+  decodeFrames,
+  encodeFrame,
+  type Frame,
+  FrameType,
+  TUNNEL_ID_BYTES,
+  TunnelError,
+} from "./frames.ts";
 import type { TunnelHandout } from "./handout.ts";
 import { checkWindow, RMS_SALT, TUNNEL_MAX_PENDING } from "./handshake.ts";
 import { proofMatches } from "./password.ts";
@@ -227,10 +235,12 @@ export function tunnelFront<T>(
         window: o.window,
       }),
     ];
-    // the settings as they are now: a changed mapping or text reaches the client at its next resume
+    // the settings as they are now: a changed window, mapping or text reaches the client at its next resume
+    if (f.version >= BATCH_VERSION) welcome.push(encodeFrame({ type: FrameType.batch, ms: handout.batchMs }));
     if (client !== undefined) welcome.push(encodeFrame({ type: FrameType.settings, ...handout.settings }));
     counted.write(writer.record(Buffer.concat(welcome), false));
-    t.session.attach(counted, writer, resumed ? f.received : 0);
+    // an earlier client sends its records at once, but this end's still wait: the setting is the server's
+    t.session.attach(counted, writer, resumed ? f.received : 0, handout.batchMs);
     if (resumed)
       log(`${variant.name} tunnel from ${l.ip}: resumed with its ${t.session.streamCount} streams`);
   };

@@ -1,6 +1,7 @@
 /**
  * A tunnel's state at either end (docs/rms-tunnel.md): its streams, the frames of this turn of the
- * event loop (sent as one record), the replay log and the count of what arrived, and keepalive. It
+ * event loop (sent as one record) or of its batch window, the replay log and the count of what
+ * arrived, and keepalive. It
  * outlives a connection: `detach` when the link drops keeps everything, `attach` on the next link
  * sends again what the peer did not get, and the miners behind the streams notice nothing.
  */
@@ -18,6 +19,11 @@ export const DEFAULT_WINDOW = 64 * 1024;
  * than the share itself saves by compression.
  */
 const ACK_EVERY = 64;
+/**
+ * With a batch window, a record that reaches this many bytes of stream data goes at once: its 23
+ * fixed bytes (record header and KENC framing) are then under 1 % of it, and waiting saves nothing.
+ */
+const BATCH_FULL_BYTES = 4096;
 
 export interface TunnelTiming {
   /** a link idle this long sends a keepalive (and any acknowledgement due) */
@@ -50,6 +56,11 @@ export class TunnelSession {
   private turn: Frame[] = [];
   private turnData = new Map<number, Uint8Array[]>();
   private flushScheduled = false;
+  /** ms a record waits for more frames (the RMS settings' batch window); 0: none */
+  private batchMs = 0;
+  private batchTimer: ReturnType<typeof setTimeout> | null = null;
+  /** stream data queued since the last record */
+  private turnBytes = 0;
   /** the highest stream id opened so far (ids only grow: a lower unknown one is a closed stream) */
   private lastOpened = 0;
   private lastIn = Date.now();
@@ -87,12 +98,13 @@ export class TunnelSession {
 
   /**
    * A new link, whose handshake record `writer` made: the peer has `peerReceived` of our frames;
-   * the others go again.
+   * the others go again. `batchMs`: how long this end's records wait for more frames on this link.
    */
-  attach(link: ByteSocket, writer: RecordWriter, peerReceived: number): void {
+  attach(link: ByteSocket, writer: RecordWriter, peerReceived: number, batchMs = 0): void {
     this.replay.ack(peerReceived);
     this.link = link;
     this.writer = writer;
+    this.batchMs = batchMs;
     this.lastIn = Date.now();
     this.send(this.replay.unacked());
   }
@@ -122,6 +134,7 @@ export class TunnelSession {
     // a caller may reuse its buffer once write returns
     if (list === undefined) this.turnData.set(id, [new Uint8Array(part)]);
     else list.push(new Uint8Array(part));
+    this.turnBytes += n;
     this.schedule();
     return n;
   }
@@ -143,6 +156,7 @@ export class TunnelSession {
   /** Ends the tunnel: every stream's local end is closed. */
   end(): void {
     clearInterval(this.timer);
+    if (this.batchTimer !== null) clearTimeout(this.batchTimer);
     const streams = [...this.streams.values()];
     this.streams.clear();
     this.link?.end();
@@ -233,14 +247,22 @@ export class TunnelSession {
     this.turn.push({ type: FrameType.data, stream: id, bytes: Buffer.concat(list) });
   }
 
+  /** The next record goes at the end of this turn or, with a batch window, when it ends or fills. */
   private schedule(): void {
     if (this.flushScheduled) return;
+    if (this.batchMs > 0 && this.turnBytes < BATCH_FULL_BYTES) {
+      this.batchTimer ??= setTimeout(() => this.flush(), this.batchMs);
+      return;
+    }
     this.flushScheduled = true;
     setImmediate(() => this.flush());
   }
 
   private flush(): void {
     this.flushScheduled = false;
+    if (this.batchTimer !== null) clearTimeout(this.batchTimer);
+    this.batchTimer = null;
+    this.turnBytes = 0;
     const frames = this.turn;
     this.turn = [];
     if (this.variant.broadcast && this.role === "server") frames.push(...this.broadcasts());
