@@ -8,7 +8,9 @@
  * sealers of both ends: each miner gets its own notify every 30 s, and submits shares at random
  * moments (one every 15 s on average) with a random 32-bit nonce and its own extranonce2 counter;
  * each share and each answer is its own record, so the history (the dictionary) holds what a real
- * link's does. Deterministic: a fixed seed, no sockets, no timing.
+ * link's does. With a batch window (Settings → RMS), a record holds the shares of the window its
+ * first share opened, and the answers to a record's shares come back together and wait likewise.
+ * Deterministic: a fixed seed, no sockets, no timing.
  *
  * Usage: bun bench/tunnel/share-bytes.ts [shares=20000]
  */
@@ -21,6 +23,17 @@ const MINERS = 1000;
 const SHARE_S = 15;
 const JOB_S = 30;
 const KEY = new Uint8Array(32).fill(7);
+/** the tunnel and KENC versions of a link: this release's, and the first */
+interface Link {
+  tunnel: number;
+  kenc: number;
+}
+const LINKS: Link[] = [
+  { tunnel: TUNNEL_VERSION, kenc: KENC_VERSION },
+  { tunnel: 1, kenc: 1 },
+];
+/** the batch windows of the RMS settings to compare with none */
+const WINDOWS_MS = [50, 100, 250, 500, 1000];
 
 const SEED = 20261123;
 let seed = SEED;
@@ -43,29 +56,69 @@ interface Cost {
   up: number;
   down: number;
   plain: number;
+  /** records that carried shares */
+  records: number;
 }
 
-function run(variant: (typeof VARIANTS)[number], version: number): Cost {
+/** Frames one end holds for its next record, and when the first of them came (farm seconds). */
+class Pending {
+  frames: Uint8Array[] = [];
+  since = 0;
+  constructor(
+    private readonly writer: RecordWriter,
+    private readonly sealer: FrameSealer,
+  ) {}
+  /** the record of what is held, sealed; its bytes on the wire */
+  flush(): number {
+    if (this.frames.length === 0) return 0;
+    const bytes = this.sealer.seal(this.writer.record(Buffer.concat(this.frames))).length;
+    this.frames = [];
+    return bytes;
+  }
+}
+
+function run(variant: (typeof VARIANTS)[number], link: Link, windowS: number): Cost {
   // every row replays the same farm
   seed = SEED;
-  const up = new RecordWriter(variant, version);
-  const down = new RecordWriter(variant, version);
-  const upSeal = new FrameSealer(KEY, Direction.clientToServer, version);
-  const downSeal = new FrameSealer(KEY, Direction.serverToClient, version);
-  const wire = (w: RecordWriter, s: FrameSealer, stream: number, line: string) =>
-    s.seal(w.record(encodeFrame({ type: FrameType.data, stream, bytes: Buffer.from(line) }))).length;
+  const downWriter = new RecordWriter(variant, link.tunnel);
+  const downSeal = new FrameSealer(KEY, Direction.serverToClient, link.kenc);
+  const up = new Pending(
+    new RecordWriter(variant, link.tunnel),
+    new FrameSealer(KEY, Direction.clientToServer, link.kenc),
+  );
+  const down = new Pending(downWriter, downSeal);
+  const data = (stream: number, line: string) =>
+    encodeFrame({ type: FrameType.data, stream, bytes: Buffer.from(line) });
   const ids = new Array<number>(MINERS).fill(4);
   const en2 = new Array<number>(MINERS).fill(0);
   const en1 = Array.from({ length: MINERS }, () => hex(4));
+  // the first minute fills the history; count from there
+  const counted = (since: number) => since >= 60;
+  const cost: Cost = { up: 0, down: 0, plain: 0, records: 0 };
+  const flushUp = () => {
+    const since = up.since;
+    const bytes = up.flush();
+    if (counted(since) && bytes > 0) {
+      cost.up += bytes;
+      cost.records++;
+    }
+  };
+  const flushDown = () => {
+    const since = down.since;
+    const bytes = down.flush();
+    if (counted(since)) cost.down += bytes;
+  };
   // events in farm time: a notify per miner per job, shares at exponential intervals
   let job = 1;
   let nextJob = 0;
   let t = 0;
-  const cost: Cost = { up: 0, down: 0, plain: 0 };
   for (let n = 0; n < SHARES; ) {
     t += -Math.log(1 - random()) * (SHARE_S / MINERS);
     while (nextJob <= t) {
-      for (let m = 0; m < MINERS; m++) wire(down, downSeal, m + 1, notify(job, en1[m] as string));
+      // a job goes at once (its record is over the batch threshold) and takes held answers with it
+      flushDown();
+      for (let m = 0; m < MINERS; m++)
+        downSeal.seal(downWriter.record(data(m + 1, notify(job, en1[m] as string))));
       job++;
       nextJob += JOB_S;
     }
@@ -75,30 +128,39 @@ function run(variant: (typeof VARIANTS)[number], version: number): Cost {
     en2[m] = (en2[m] as number) + 1;
     const submit = `{"params":["wal.rig${m}","${(job - 1).toString(16)}","${(en2[m] as number).toString(16).padStart(8, "0")}","${(0x6553f100 + (job - 1) * 30).toString(16)}","${hex(4)}"],"id":${id},"method":"mining.submit"}\n`;
     const answer = `{"id":${id},"result":true,"error":null}\n`;
-    const u = wire(up, upSeal, m + 1, submit);
-    const d = wire(down, downSeal, m + 1, answer);
-    // the first minute fills the history; count from there
-    if (t < 60) continue;
-    cost.up += u;
-    cost.down += d;
+    // a share waits for the window that its record's first share opened; without one it goes alone
+    if (up.frames.length > 0 && t >= up.since + windowS) flushUp();
+    if (up.frames.length === 0) up.since = t;
+    up.frames.push(data(m + 1, submit));
+    // its answer comes back when its record reached the port (the pool's own time is the same for all)
+    const answered = up.since + windowS;
+    if (down.frames.length > 0 && answered >= down.since + windowS) flushDown();
+    if (down.frames.length === 0) down.since = answered;
+    down.frames.push(data(m + 1, answer));
+    if (!counted(t)) continue;
     cost.plain += submit.length + answer.length;
     n++;
   }
+  flushUp();
+  flushDown();
   return cost;
 }
 
 console.log(
-  `${SHARES.toLocaleString("en")} shares of ${MINERS} miners, each share and each answer alone in its record; bytes per share round trip (KENC framing included)`,
+  `${SHARES.toLocaleString("en")} shares of ${MINERS} miners; bytes per share round trip (KENC framing included), each share and each answer alone in its record or, with a batch window, with those of the window`,
 );
 console.log(
-  "| variant | tunnel and KENC version | up (share) | down (answer) | round trip | plain stratum | plain ÷ this |",
+  "| variant | tunnel and KENC version | batch window | shares per record | up (share) | down (answer) | round trip | plain stratum | plain ÷ this |",
 );
-console.log("| --- | --- | --- | --- | --- | --- | --- |");
+console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+const row = (variant: (typeof VARIANTS)[number], link: Link, windowMs: number) => {
+  const c = run(variant, link, windowMs / 1000);
+  const trip = (c.up + c.down) / SHARES;
+  console.log(
+    `| ${variant.name} | ${link.tunnel} and ${link.kenc} | ${windowMs} ms | ${(SHARES / c.records).toFixed(1)} | ${(c.up / SHARES).toFixed(1)} | ${(c.down / SHARES).toFixed(1)} | ${trip.toFixed(1)} | ${(c.plain / SHARES).toFixed(1)} | ${(c.plain / SHARES / trip).toFixed(2)}× |`,
+  );
+};
 for (const variant of VARIANTS.filter((v) => v.kinds.length > 0))
-  for (const version of [...new Set([TUNNEL_VERSION, KENC_VERSION, 1])]) {
-    const c = run(variant, version);
-    const trip = (c.up + c.down) / SHARES;
-    console.log(
-      `| ${variant.name} | ${version} | ${(c.up / SHARES).toFixed(1)} | ${(c.down / SHARES).toFixed(1)} | ${trip.toFixed(1)} | ${(c.plain / SHARES).toFixed(1)} | ${(c.plain / SHARES / trip).toFixed(2)}× |`,
-    );
-  }
+  for (const link of LINKS) row(variant, link, 0);
+for (const variant of VARIANTS.filter((v) => v.kinds.length > 0))
+  for (const windowMs of WINDOWS_MS) row(variant, LINKS[0] as Link, windowMs);

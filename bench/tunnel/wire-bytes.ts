@@ -7,9 +7,10 @@
  * 1 is what a farm's uplink carries. A relay in front of the port (plain) or of the tunnel port counts
  * every byte both ways.
  * Usage: bun bench/tunnel/wire-bytes.ts [miners=100] [jobs=40] [shares per miner per job=2]
- *   [speedup=60] [transports=tcp,rms,rms2,rms3]   (0 shares: what the jobs alone cost)
+ *   [speedup=60] [transports=tcp,rms,rms2,rms3] [batch window ms=0]   (0 shares: what the jobs alone cost)
  */
 import { ListenProtocol } from "../../appliance/domain/port.ts";
+import { RMS_DEFAULTS } from "../../appliance/domain/rms.ts";
 import { DEFAULT_TIMING } from "../../appliance/engine/engine.ts";
 import { startKencPort } from "../../test/support/kenc/kenc-port.ts";
 import { until } from "../../test/support/stratum/port-fixture.ts";
@@ -22,6 +23,8 @@ const JOBS = Number(process.argv[3] ?? 40);
 const FARM_JOB_S = 30;
 const SPEEDUP = Number(process.argv[5] ?? 60);
 const TRANSPORTS = (process.argv[6] ?? "tcp,rms,rms2,rms3").split(",");
+/** the RMS settings' batch window of the tunnel port (farm ms, not sped up) */
+const BATCH_MS = Number(process.argv[7] ?? 0);
 const JOB_MS = (FARM_JOB_S * 1000) / SPEEDUP;
 /** the test pool's difficulty: 2^32 × 2e-8 ≈ 86 hashes per share */
 const HASHES_PER_SHARE = 2 ** 32 * 2e-8;
@@ -52,7 +55,11 @@ async function run(name: string, protocol: number, mode: number): Promise<Result
     KEY,
     [],
     { protocol, mode, proxy_addr: "wal", proxy_device: "farm" },
-    { poolJobIntervalMs: 0, timing: { jobTimeoutMs: DEFAULT_TIMING.jobTimeoutMs } },
+    {
+      poolJobIntervalMs: 0,
+      timing: { jobTimeoutMs: DEFAULT_TIMING.jobTimeoutMs },
+      rms: () => ({ ...RMS_DEFAULTS, batch_ms: BATCH_MS }),
+    },
   );
   const relay = new TcpRelay(listen);
   cleanup.push(() => relay.stop());
@@ -96,7 +103,7 @@ async function run(name: string, protocol: number, mode: number): Promise<Result
 
 const farmHours = (JOBS * FARM_JOB_S) / 3600;
 console.log(
-  `${MINERS} miners, ${JOBS} jobs (${farmHours.toFixed(2)} h of farm time at a job per ${FARM_JOB_S} s), ~${SHARES_PER_JOB} shares per miner per job, ${SPEEDUP}× farm speed`,
+  `${MINERS} miners, ${JOBS} jobs (${farmHours.toFixed(2)} h of farm time at a job per ${FARM_JOB_S} s), ~${SHARES_PER_JOB} shares per miner per job, ${SPEEDUP}× farm speed, tunnels' batch window ${BATCH_MS} ms`,
 );
 console.log("| mode | transport | connections | bytes per miner-hour | plain ÷ this | shares |");
 console.log("| --- | --- | --- | --- | --- | --- |");

@@ -50,29 +50,29 @@ function clientEnd(batchMs: number) {
   );
   const sink = { deliver: (b: Uint8Array) => b.length, writable: () => {}, closed: () => {} };
   const streams = [session.open(sink, "10.0.0.1"), session.open(sink, "10.0.0.2")];
-  return { session, streams, records };
+  /** a line on the first stream, a turn later one on the second, and the turn after that */
+  const twoLines = async () => {
+    session.write(streams[0] as number, Buffer.from("share a\n"));
+    await turn();
+    await turn();
+    session.write(streams[1] as number, Buffer.from("share b\n"));
+    await turn();
+    await turn();
+  };
+  return { session, streams, records, twoLines };
 }
 
 test("lines written a turn apart wait for the window and leave in one record", async () => {
-  const { session, streams, records } = clientEnd(100);
-  session.write(streams[0] as number, Buffer.from("share a\n"));
-  await turn();
-  await turn();
-  session.write(streams[1] as number, Buffer.from("share b\n"));
-  await turn();
+  const { records, twoLines } = clientEnd(100);
+  await twoLines();
   expect(records.flat()).toEqual([]);
   await Bun.sleep(150);
   expect(records.filter((r) => r.length > 0)).toEqual([["share a\n", "share b\n"]]);
 });
 
 test("without a window each turn's lines leave at the end of the turn", async () => {
-  const { session, streams, records } = clientEnd(0);
-  session.write(streams[0] as number, Buffer.from("share a\n"));
-  await turn();
-  await turn();
-  session.write(streams[1] as number, Buffer.from("share b\n"));
-  await turn();
-  await turn();
+  const { records, twoLines } = clientEnd(0);
+  await twoLines();
   expect(records.filter((r) => r.length > 0)).toEqual([["share a\n"], ["share b\n"]]);
 });
 
