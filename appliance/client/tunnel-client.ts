@@ -111,6 +111,8 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
   };
   /** the name the server's settings handed, reported on the next connect */
   let handedName = "";
+  /** the batch window this client keeps to, told in the log when the server changes it */
+  let batchMs = 0;
 
   const closeMiner = (m: Miner) => {
     if (m.closed) return;
@@ -184,6 +186,14 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
     }
     if (f?.type !== FrameType.welcome) throw new TunnelError("the first frame is not a welcome");
     const batch = frames[0]?.type === FrameType.batch ? frames.shift() : undefined;
+    const handedBatch = batch?.type === FrameType.batch ? batch.ms : 0;
+    if (handedBatch !== batchMs)
+      o.log(
+        handedBatch === 0
+          ? `${o.variant.name} ${server}: no batch window: each share crosses the tunnel at once`
+          : `${o.variant.name} ${server}: the server's batch window is ${handedBatch} ms: shares and their answers wait up to that long each way, to cross the tunnel together`,
+      );
+    batchMs = handedBatch;
     const next = frames[0];
     const handed = next?.type === FrameType.settings ? next : undefined;
     if (handed !== undefined) frames.shift();
@@ -219,7 +229,7 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
       },
       writer,
       f.resumed ? f.received : 0,
-      batch?.type === FrameType.batch ? batch.ms : 0,
+      handedBatch,
     );
     welcomed = true;
     links++;

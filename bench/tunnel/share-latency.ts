@@ -4,11 +4,13 @@
  * --tunnel` (RMS2, RMS3) on loopback; the difference of the percentiles is what the tunnel adds (its
  * two extra hops, KENC, records and compression). With `farm` > 0, that many hashing miners share the
  * path at a farm's pace meanwhile (a share every 15 s each, a new job every 30 s), so the timed
- * shares cross a tunnel that carries a farm's jobs and shares.
- * Usage: bun bench/tunnel/share-latency.ts [shares=2000] [farm=0]
+ * shares cross a tunnel that carries a farm's jobs and shares. With `batch` > 0 the tunnel ports'
+ * RMS settings have that batch window (ms), which both ends of the tunnel keep to.
+ * Usage: bun bench/tunnel/share-latency.ts [shares=2000] [farm=0] [batch=0]
  */
 import type { Socket } from "bun";
 import { ListenProtocol } from "../../appliance/domain/port.ts";
+import { RMS_DEFAULTS } from "../../appliance/domain/rms.ts";
 import { DEFAULT_TIMING } from "../../appliance/engine/engine.ts";
 import { startKencPort } from "../../test/support/kenc/kenc-port.ts";
 import { until } from "../../test/support/stratum/port-fixture.ts";
@@ -18,6 +20,7 @@ import { percentile } from "../engine/fake-miner.ts";
 
 const SHARES = Number(process.argv[2] ?? 2000);
 const FARM = Number(process.argv[3] ?? 0);
+const BATCH_MS = Number(process.argv[4] ?? 0);
 const FARM_SHARE_S = 15;
 const FARM_JOB_MS = 30_000;
 /** the test pool's difficulty: 2^32 × 2e-8 ≈ 86 hashes per share */
@@ -92,7 +95,10 @@ for (const [name, protocol] of [
     KEY,
     [],
     { protocol, limit_connections: FARM + 1 },
-    FARM > 0 ? { poolJobIntervalMs: 0, timing: { jobTimeoutMs: DEFAULT_TIMING.jobTimeoutMs } } : {},
+    {
+      rms: () => ({ ...RMS_DEFAULTS, batch_ms: BATCH_MS }),
+      ...(FARM > 0 ? { poolJobIntervalMs: 0, timing: { jobTimeoutMs: DEFAULT_TIMING.jobTimeoutMs } } : {}),
+    },
   );
   const port =
     protocol === ListenProtocol.TCP ? listen : localTunnelClient(cleanup, listen, KEY, protocol).port;
@@ -124,7 +130,7 @@ for (const [name, protocol] of [
   for (const c of cleanup.reverse()) await c();
 }
 console.log(
-  `${SHARES} shares, one at a time, share round trip in ms${FARM > 0 ? `, beside ${FARM} miners at a share per ${FARM_SHARE_S} s each` : ""}`,
+  `${SHARES} shares, one at a time, share round trip in ms${FARM > 0 ? `, beside ${FARM} miners at a share per ${FARM_SHARE_S} s each` : ""}${BATCH_MS > 0 ? `, tunnels' batch window ${BATCH_MS} ms` : ""}`,
 );
 console.log("| path | p50 / p99 | added p50 / p99 |");
 console.log("| --- | --- | --- |");

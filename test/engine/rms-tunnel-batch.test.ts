@@ -55,7 +55,8 @@ const answers = (id: number) => new RegExp(`"id":${id},"result"`);
 /** Miners behind this version's client, logged in, then each sends one request SPACING_MS after the last. */
 async function farm(batchMs: number) {
   const { t, port, relay } = await rms3Port(batchMs);
-  const c = localTunnelClient(cleanup, relay.port, KEY, ListenProtocol.RMS3);
+  const logs: string[] = [];
+  const c = localTunnelClient(cleanup, relay.port, KEY, ListenProtocol.RMS3, { log: (m) => logs.push(m) });
   const miners: RawClient[] = [];
   for (let i = 0; i < MINERS; i++) {
     const m = await RawClient.connect(c.port);
@@ -76,11 +77,13 @@ async function farm(batchMs: number) {
   return {
     up: await readRecords(KEY, link.up, link.down, "up"),
     down: await readRecords(KEY, link.up, link.down, "down"),
+    logs,
+    server: `127.0.0.1:${relay.port}`,
   };
 }
 
 test("with a batch window, the lines of several miners cross in one record each way, and the client is told the window", async () => {
-  const { up, down } = await farm(1000);
+  const { up, down, logs, server } = await farm(1000);
   // the requests wait for each other at the client; their answers, made together, cross together
   expect(carrying(up, requests).length).toBeLessThanOrEqual(2);
   expect(carrying(up, requests).some((r) => r.frames.length >= 2)).toBe(true);
@@ -88,6 +91,9 @@ test("with a batch window, the lines of several miners cross in one record each 
   const welcome = down[0]?.frames.map((f) => f.type);
   expect(welcome).toEqual([0x21, 0x25, 0x23]);
   expect(down[0]?.frames[1]?.batchMs).toBe(1000);
+  expect(logs.filter((l) => l.includes("batch window"))).toEqual([
+    `RMS3 ${server}: the server's batch window is 1000 ms: shares and their answers wait up to that long each way, to cross the tunnel together`,
+  ]);
 });
 
 test("without a batch window, each miner's line crosses in a record of its own", async () => {
