@@ -48,7 +48,6 @@ const FIRST_TUNNEL_VERSION = 1;
 export const RMS3_DEFLATE_VERSION = 2;
 /** the first version that reads a `batch` frame */
 export const BATCH_VERSION = 3;
-
 /** the RMS password's derived value (tunnel/password.ts) */
 export const PROOF_BYTES = 32;
 

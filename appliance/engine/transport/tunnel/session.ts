@@ -1,9 +1,9 @@
 /**
  * A tunnel's state at either end (docs/rms-tunnel.md): its streams, the frames of this turn of the
- * event loop (sent as one record) or of its batch window, the replay log and the count of what
- * arrived, and keepalive. It
- * outlives a connection: `detach` when the link drops keeps everything, `attach` on the next link
- * sends again what the peer did not get, and the miners behind the streams notice nothing.
+ * event loop or of its batch window (sent as one record), the replay log and the count of what
+ * arrived, and keepalive. It outlives a connection: `detach` when the link drops keeps everything,
+ * `attach` on the next link sends again what the peer did not get, and the miners behind the
+ * streams notice nothing.
  */
 import type { ByteSocket } from "../line-writer.ts";
 import { encodeFrame, type Frame, FrameType, isReliable, TunnelError } from "./frames.ts";
