@@ -5,14 +5,12 @@
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { ListenProtocol } from "../../appliance/domain/port.ts";
-import { RMS_DEFAULTS } from "../../appliance/domain/rms.ts";
-import { startKencPort } from "../support/kenc/kenc-port.ts";
 import { WebKencClient } from "../support/kenc/web-kenc.ts";
 import { until } from "../support/stratum/port-fixture.ts";
 import { RawClient } from "../support/stratum/raw-client.ts";
 import { dataFrame, hello, openFrame, record } from "../support/tunnel/hand-frames.ts";
 import { localTunnelClient } from "../support/tunnel/local-client.ts";
-import { TcpRelay } from "../support/tunnel/tcp-relay.ts";
+import { relayedRms3Port } from "../support/tunnel/relayed-port.ts";
 import { readRecords, type WireRecord } from "../support/tunnel/tunnel-reader.ts";
 
 setDefaultTimeout(60_000);
@@ -29,18 +27,7 @@ const MINERS = 4;
 const SPACING_MS = 20;
 const requestId = (i: number) => 10 + i;
 
-async function rms3Port(batchMs: number) {
-  const p = await startKencPort(
-    cleanup,
-    KEY,
-    [],
-    { protocol: ListenProtocol.RMS3 },
-    { rms: () => ({ ...RMS_DEFAULTS, batch_ms: batchMs }) },
-  );
-  const relay = new TcpRelay(p.listen);
-  cleanup.push(() => relay.stop());
-  return { ...p, relay };
-}
+const rms3Port = (batchMs: number) => relayedRms3Port(cleanup, KEY, batchMs);
 
 /** The records of one way of the link that carry a line with one of the test's request ids. */
 const carrying = (records: WireRecord[], pattern: (id: number) => RegExp) =>

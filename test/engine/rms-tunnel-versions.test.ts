@@ -6,13 +6,12 @@
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { ListenProtocol } from "../../appliance/domain/port.ts";
-import { startKencPort } from "../support/kenc/kenc-port.ts";
 import { concat, WebKencClient } from "../support/kenc/web-kenc.ts";
 import { until } from "../support/stratum/port-fixture.ts";
 import { RawClient } from "../support/stratum/raw-client.ts";
 import { dataFrame, hello, openFrame, record } from "../support/tunnel/hand-frames.ts";
 import { localTunnelClient } from "../support/tunnel/local-client.ts";
-import { TcpRelay } from "../support/tunnel/tcp-relay.ts";
+import { relayedRms3Port } from "../support/tunnel/relayed-port.ts";
 import { readDownRecords, type WireRecord } from "../support/tunnel/tunnel-reader.ts";
 
 setDefaultTimeout(60_000);
@@ -29,12 +28,7 @@ const LOGIN =
 
 const payloads = (records: WireRecord[]) => records.flatMap((r) => r.frames.map((f) => f.payload)).join("");
 
-async function rms3Port() {
-  const p = await startKencPort(cleanup, KEY, [], { protocol: ListenProtocol.RMS3 });
-  const relay = new TcpRelay(p.listen);
-  cleanup.push(() => relay.stop());
-  return { ...p, relay };
-}
+const rms3Port = () => relayedRms3Port(cleanup, KEY);
 
 test("a client of the first version (KENC 1, tunnel hello 1) is served in records it can read: plain or zstd, never deflate", async () => {
   const { t, port, relay } = await rms3Port();
