@@ -214,6 +214,7 @@ export function startTunnelClient(o: TunnelClientOptions): RunningTunnelClient {
         window,
         peerWindow,
         timing,
+        TUNNEL_VERSION,
       );
       session = s;
       for (const m of miners) if (m.stream === null) openStream(s, m);

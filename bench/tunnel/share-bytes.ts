@@ -10,12 +10,21 @@
  * each share and each answer is its own record, so the history (the dictionary) holds what a real
  * link's does. With a batch window (Settings → RMS), a record holds the shares of the window its
  * first share opened, and the answers to a record's shares come back together and wait likewise.
+ * Between RMS3 ends of tunnel version 4, each miner's lines go through its own line encoders, as the
+ * tunnel session sends them (compact lines); the rows of version 3 show the same without.
  * Deterministic: a fixed seed, no sockets, no timing.
  *
  * Usage: bun bench/tunnel/share-bytes.ts [shares=20000]
  */
 import { Direction, FrameSealer, KENC_VERSION } from "../../appliance/engine/transport/kenc-codec.ts";
-import { encodeFrame, FrameType, TUNNEL_VERSION } from "../../appliance/engine/transport/tunnel/frames.ts";
+import {
+  BATCH_VERSION,
+  COMPACT_LINES_VERSION,
+  encodeFrame,
+  FrameType,
+  TUNNEL_VERSION,
+} from "../../appliance/engine/transport/tunnel/frames.ts";
+import { LineEncoder } from "../../appliance/engine/transport/tunnel/line-codec.ts";
 import { RecordWriter, VARIANTS } from "../../appliance/engine/transport/tunnel/records.ts";
 
 const SHARES = Number(process.argv[2] ?? 20_000);
@@ -30,10 +39,13 @@ interface Link {
 }
 const LINKS: Link[] = [
   { tunnel: TUNNEL_VERSION, kenc: KENC_VERSION },
+  { tunnel: BATCH_VERSION, kenc: KENC_VERSION },
   { tunnel: 1, kenc: 1 },
 ];
 /** the batch windows of the RMS settings to compare with none */
 const WINDOWS_MS = [50, 100, 250, 500, 1000];
+
+const RMS3 = VARIANTS.find((v) => v.compact) as (typeof VARIANTS)[number];
 
 const SEED = 20261123;
 let seed = SEED;
@@ -89,6 +101,23 @@ function run(variant: (typeof VARIANTS)[number], link: Link, windowS: number): C
   const down = new Pending(downWriter, downSeal);
   const data = (stream: number, line: string) =>
     encodeFrame({ type: FrameType.data, stream, bytes: Buffer.from(line) });
+  // a miner's lines each way as the tunnel session sends them: compact lines (RMS3 from version 4) or data
+  const compact = variant.compact && link.tunnel >= COMPACT_LINES_VERSION;
+  const encoders = (): LineEncoder[] => Array.from({ length: MINERS }, () => new LineEncoder());
+  const [upLines, downLines] = [encoders(), encoders()];
+  const lineFrames = (lines: LineEncoder[], m: number, line: string): Uint8Array => {
+    if (!compact) return data(m + 1, line);
+    const parts = (lines[m] as LineEncoder)
+      .encode(Buffer.from(line))
+      .map((p) =>
+        p instanceof Uint8Array
+          ? encodeFrame({ type: FrameType.data, stream: m + 1, bytes: p })
+          : p.fields !== undefined
+            ? encodeFrame({ type: FrameType.fields, stream: m + 1, slot: p.slot, body: p.fields })
+            : encodeFrame({ type: FrameType.line, stream: m + 1, slot: p.slot, bytes: p.line }),
+      );
+    return Buffer.concat(parts);
+  };
   const ids = new Array<number>(MINERS).fill(4);
   const en2 = new Array<number>(MINERS).fill(0);
   const en1 = Array.from({ length: MINERS }, () => hex(4));
@@ -118,7 +147,7 @@ function run(variant: (typeof VARIANTS)[number], link: Link, windowS: number): C
       // a job goes at once (its record is over the batch threshold) and takes held answers with it
       flushDown();
       for (let m = 0; m < MINERS; m++)
-        downSeal.seal(downWriter.record(data(m + 1, notify(job, en1[m] as string))));
+        downSeal.seal(downWriter.record(lineFrames(downLines, m, notify(job, en1[m] as string))));
       job++;
       nextJob += JOB_S;
     }
@@ -131,12 +160,12 @@ function run(variant: (typeof VARIANTS)[number], link: Link, windowS: number): C
     // a share waits for the window that its record's first share opened; without one it goes alone
     if (up.frames.length > 0 && t >= up.since + windowS) flushUp();
     if (up.frames.length === 0) up.since = t;
-    up.frames.push(data(m + 1, submit));
+    up.frames.push(lineFrames(upLines, m, submit));
     // its answer comes back when its record reached the port (the pool's own time is the same for all)
     const answered = up.since + windowS;
     if (down.frames.length > 0 && answered >= down.since + windowS) flushDown();
     if (down.frames.length === 0) down.since = answered;
-    down.frames.push(data(m + 1, answer));
+    down.frames.push(lineFrames(downLines, m, answer));
     if (!counted(t)) continue;
     cost.plain += submit.length + answer.length;
     n++;
@@ -164,3 +193,4 @@ for (const variant of VARIANTS.filter((v) => v.kinds.length > 0))
   for (const link of LINKS) row(variant, link, 0);
 for (const variant of VARIANTS.filter((v) => v.kinds.length > 0))
   for (const windowMs of WINDOWS_MS) row(variant, LINKS[0] as Link, windowMs);
+for (const windowMs of WINDOWS_MS) row(RMS3, LINKS[1] as Link, windowMs);

@@ -1,7 +1,7 @@
 /**
  * Hostile tunnel peers that hold the key (docs/rms-tunnel.md, "Refusals"): a frame for a stream
  * never opened, a decompression bomb, an oversized record, a first frame that is not a hello, a
- * stream that overruns its window, a broadcast from a client. Each
+ * stream that overruns its window, a broadcast from a client, a compact line with no template. Each
  * closes that peer's tunnel with a line in the port log, and nothing else: a hashing miner on
  * another tunnel of the same port keeps having its shares accepted. The frames are written here by
  * hand from the document, over the test's own WebCrypto KENC client.
@@ -13,7 +13,13 @@ import { startKencPort } from "../support/kenc/kenc-port.ts";
 import { WebKencClient } from "../support/kenc/web-kenc.ts";
 import { until } from "../support/stratum/port-fixture.ts";
 import { TestMiner } from "../support/stratum/test-miner.ts";
-import { dataFrame, hello as helloOf, openFrame, record } from "../support/tunnel/hand-frames.ts";
+import {
+  dataFrame,
+  fieldsFrame,
+  hello as helloOf,
+  openFrame,
+  record,
+} from "../support/tunnel/hand-frames.ts";
 import { localTunnelClient } from "../support/tunnel/local-client.ts";
 
 setDefaultTimeout(90_000);
@@ -62,6 +68,11 @@ test("hostile frames close the hostile tunnel, and nothing else", async () => {
       [record(0, hello()), record(0, openFrame()), record(0, dataFrame(1, "x".repeat(65537)))],
     ],
     ["broadcast from a client", [record(0, hello()), record(0, openFrame()), record(0, broadcastFrame())]],
+    // a version-4 peer's compact line for a template it never sent
+    [
+      "fields for empty template 2",
+      [record(0, helloOf(4)), record(0, openFrame()), record(0, fieldsFrame(1, 2, Uint8Array.of(2)))],
+    ],
   ];
   for (const [reason, records] of attacks) {
     const peer = await WebKencClient.connect(listen, KEY, SALT);

@@ -1,16 +1,13 @@
 /**
- * Tunnel and KENC versions (docs/rms-tunnel.md, "Versions"): a client of this version and one of the
- * first version, against the same RMS3 port. The first version's client is written here by hand from
- * the document (KENC version 1 over the tests' WebCrypto client, a tunnel hello of version 1 and no
- * `client` frame); what each gets is read off the wire with the tests' own decoder.
+ * Tunnel and KENC versions (docs/rms-tunnel.md, "Versions"): clients of the first version and of
+ * version 3 against an RMS3 port, written here by hand from the document (over the tests' WebCrypto
+ * KENC client: version 1 with a tunnel hello of version 1, version 2 with one of version 3; no
+ * `client` frame); what each gets is read off the wire with the tests' own decoder. This version's
+ * client: rms-tunnel-compact.test.ts.
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
-import { ListenProtocol } from "../../appliance/domain/port.ts";
 import { concat, WebKencClient } from "../support/kenc/web-kenc.ts";
-import { until } from "../support/stratum/port-fixture.ts";
-import { RawClient } from "../support/stratum/raw-client.ts";
 import { dataFrame, hello, openFrame, record } from "../support/tunnel/hand-frames.ts";
-import { localTunnelClient } from "../support/tunnel/local-client.ts";
 import { relayedRms3Port } from "../support/tunnel/relayed-port.ts";
 import { readDownRecords, type WireRecord } from "../support/tunnel/tunnel-reader.ts";
 
@@ -53,24 +50,30 @@ test("a client of the first version (KENC 1, tunnel hello 1) is served in record
   expect(kinds.has(1)).toBe(false);
 });
 
-test("a client of this version gets a short line deflated, shorter than zstd's frame allows", async () => {
+test("a client of version 3 gets a short line deflated, shorter than zstd's frame allows", async () => {
   const { pool, t, port, relay } = await rms3Port();
-  const c = localTunnelClient(cleanup, relay.port, KEY, ListenProtocol.RMS3);
-  const m = await RawClient.connect(c.port);
-  cleanup.push(() => m.close());
-  m.request(1, "mining.subscribe", ["v2/1.0"]);
-  m.request(2, "mining.authorize", ["wal.v2", "x"]);
-  await until(() => t.engine.running(port.id)?.online === 1);
-  await until(() => m.lines.some((l) => l.includes("mining.notify")));
+  const peer = await WebKencClient.connect(relay.port, KEY, SALT);
+  cleanup.push(() => peer.end());
+  peer.write(record(0, hello(3)));
+  peer.write(record(0, concat(openFrame(), dataFrame(1, LOGIN))));
+  const link = () => relay.connections[0] ?? { up: [], down: [] };
+  const down = () => readDownRecords(KEY, link().up, link().down);
+  const arrived = async (pattern: RegExp) => {
+    for (let tries = 0; !(await down()).some((r) => r.frames.some((f) => pattern.test(f.payload))); tries++)
+      if (tries === 200) throw new Error(`nothing like ${pattern} reached the version-3 client`);
+      else await Bun.sleep(50);
+  };
+  await arrived(/mining\.notify/);
   // a few requests whose short answers each travel alone in a record
   for (let i = 0; i < 5; i++) {
-    m.request(10 + i, "mining.extranonce.subscribe", []);
-    await until(() => m.lines.some((l) => l.includes(`"id":${10 + i}`)));
+    peer.write(
+      record(0, dataFrame(1, `{"id":${10 + i},"method":"mining.extranonce.subscribe","params":[]}\n`)),
+    );
+    await arrived(new RegExp(`"id":${10 + i},`));
   }
-  const link = relay.connections[0];
-  if (link === undefined) throw new Error("no tunnel link");
-  const records = await readDownRecords(KEY, link.up, link.down);
-  const answers = records.filter((r) => r.frames.some((f) => /"id":1[0-4],/.test(f.payload)));
+  expect(peer.broken).toBeNull();
+  expect(t.engine.running(port.id)?.online).toBe(1);
+  const answers = (await down()).filter((r) => r.frames.some((f) => /"id":1[0-4],/.test(f.payload)));
   expect(answers.length).toBeGreaterThan(0);
   expect(answers.every((r) => r.kind === 1)).toBe(true);
   expect(pool.rejects.size).toBe(0);

@@ -12,12 +12,13 @@ export function record(kind: number, body: Uint8Array, length = body.length): Ui
   return out;
 }
 
-/** a hello for a new RMS3 tunnel with a 64 KiB window, of tunnel version `version` */
-export function hello(version: number): Uint8Array {
+/** an RMS3 hello with a 64 KiB window, of tunnel version `version`: a new tunnel, or a resume of `tunnel` */
+export function hello(version: number, tunnel: Uint8Array = new Uint8Array(16)): Uint8Array {
   const f = new Uint8Array(3 + 16 + 12);
   f[0] = 0x20;
   f[1] = version;
   f[2] = 6;
+  f.set(tunnel, 3);
   new DataView(f.buffer).setUint32(3 + 16 + 8, 65536);
   return f;
 }
@@ -40,5 +41,16 @@ export function openFrame(): Uint8Array {
   new DataView(f.buffer).setUint32(1, 1);
   f[5] = address.length;
   f.set(address, 6);
+  return f;
+}
+
+/** a `fields` frame: `body` against the template in `slot` of `stream` */
+export function fieldsFrame(stream: number, slot: number, body: Uint8Array): Uint8Array {
+  const f = new Uint8Array(7 + body.length);
+  f[0] = 0x07;
+  new DataView(f.buffer).setUint32(1, stream);
+  f[5] = slot;
+  f[6] = body.length;
+  f.set(body, 7);
   return f;
 }

@@ -5,6 +5,7 @@
  */
 import { inflateRawSync, zstdDecompressSync } from "node:zlib";
 import { concat, frameHeader, webDeriveKey } from "../kenc/web-kenc.ts";
+import { TemplateReader } from "./compact-lines.ts";
 
 const HELLO = 37;
 const SALT = new TextEncoder().encode("pithead-rms-v1");
@@ -13,12 +14,14 @@ export interface WireFrame {
   type: number;
   /** stream ids the frame names (one, or a broadcast's list) */
   streams: number[];
-  /** DATA and BROADCAST payload */
+  /** DATA and BROADCAST payload; the line a LINE or FIELDS frame stands for */
   payload: string;
   /** the record's size on the wire (header included), for the first frame of each record; else 0 */
   recordBytes: number;
   /** a `batch` frame's window, in ms */
   batchMs?: number;
+  /** a `welcome` frame's tunnel id, hex */
+  tunnel?: string;
 }
 
 type Way = "up" | "down";
@@ -58,7 +61,7 @@ async function open(kencKey: string, up: Uint8Array[], down: Uint8Array[], way: 
   return concat(...plain);
 }
 
-function framesOf(body: Uint8Array, recordBytes: number): WireFrame[] {
+function framesOf(body: Uint8Array, recordBytes: number, templates: TemplateReader): WireFrame[] {
   const v = new DataView(body.buffer, body.byteOffset, body.length);
   const text = (from: number, n: number) => new TextDecoder().decode(body.subarray(from, from + n));
   const out: WireFrame[] = [];
@@ -87,10 +90,24 @@ function framesOf(body: Uint8Array, recordBytes: number): WireFrame[] {
       const n = v.getUint32(head);
       f.payload = text(head + 4, n);
       at = head + 4 + n;
+    } else if (type === 0x06) {
+      const stream = v.getUint32(at + 1);
+      const n = v.getUint16(at + 6);
+      f.streams.push(stream);
+      f.payload = templates.line(stream, body[at + 5] as number, body.subarray(at + 8, at + 8 + n));
+      at += 8 + n;
+    } else if (type === 0x07) {
+      const stream = v.getUint32(at + 1);
+      const n = body[at + 6] as number;
+      f.streams.push(stream);
+      f.payload = templates.fields(stream, body[at + 5] as number, body.subarray(at + 7, at + 7 + n));
+      at += 7 + n;
     } else if (type === 0x10) at += 9;
     else if (type === 0x11) at += 1;
-    else if (type === 0x21) at += 1 + 16 + 1 + 8 + 4;
-    else if (type === 0x23) {
+    else if (type === 0x21) {
+      f.tunnel = Buffer.from(body.subarray(at + 1, at + 17)).toString("hex");
+      at += 1 + 16 + 1 + 8 + 4;
+    } else if (type === 0x23) {
       // settings: name, announcement, other (each a u16-length text), then count u16 × port
       at += 1;
       for (let i = 0; i < 3; i++) at += 2 + v.getUint16(at);
@@ -133,6 +150,7 @@ export async function readRecords(
   const out: WireRecord[] = [];
   // a compressed record's dictionary: the last 32 KiB of the bodies before it on this link
   let history = new Uint8Array(0);
+  const templates = new TemplateReader();
   let at = 0;
   while (at + 5 <= plain.length) {
     const kind = plain[at] as number;
@@ -145,7 +163,7 @@ export async function readRecords(
         ? raw
         : new Uint8Array(kind === 1 ? inflateRawSync(raw, dictionary) : zstdDecompressSync(raw, dictionary));
     history = concat(history, body).slice(-32 * 1024);
-    out.push({ kind, bytes: 5 + length, frames: framesOf(body, 5 + length) });
+    out.push({ kind, bytes: 5 + length, frames: framesOf(body, 5 + length, templates) });
     at += 5 + length;
   }
   return out;

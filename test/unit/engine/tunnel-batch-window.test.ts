@@ -3,7 +3,7 @@
  * record with a job's worth of bytes does not. The records are read back with the document's reader.
  */
 import { afterEach, expect, test } from "bun:test";
-import { decodeFrames, FrameType } from "../../../appliance/engine/transport/tunnel/frames.ts";
+import { BATCH_VERSION, decodeFrames, FrameType } from "../../../appliance/engine/transport/tunnel/frames.ts";
 import { RecordReader, RecordWriter, variantOf } from "../../../appliance/engine/transport/tunnel/records.ts";
 import { DEFAULT_WINDOW, TunnelSession } from "../../../appliance/engine/transport/tunnel/session.ts";
 
@@ -29,6 +29,8 @@ function clientEnd(batchMs: number) {
     DEFAULT_WINDOW,
     DEFAULT_WINDOW,
     { keepaliveMs: 60_000, deadMs: 120_000 },
+    // lines as data frames, readable here (compact lines have tests of their own)
+    BATCH_VERSION,
   );
   sessions.push(session);
   session.attach(

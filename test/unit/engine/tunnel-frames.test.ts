@@ -27,6 +27,11 @@ const FARM_1_PROOF = "e16e52d9ed7848dae5b7995aa3af735ae0a392c455bd1c48127bd427ff
 const EXAMPLES: Array<[string, Frame, string]> = [
   [
     "hello, new RMS3 tunnel, window 64 KiB",
+    { type: 0x20, version: 4, variant: 6, tunnel: new Uint8Array(16), received: 0, window: 65536 },
+    "20 04 06 00000000000000000000000000000000 0000000000000000 00010000",
+  ],
+  [
+    "hello of a version-3 client, which a server still serves",
     { type: 0x20, version: 3, variant: 6, tunnel: new Uint8Array(16), received: 0, window: 65536 },
     "20 03 06 00000000000000000000000000000000 0000000000000000 00010000",
   ],
@@ -50,6 +55,16 @@ const EXAMPLES: Array<[string, Frame, string]> = [
     "broadcast",
     { type: 0x05, streams: [1, 2], bytes: text("ok\n") },
     "05 0002 00000001 00000002 00000003 6f6b0a",
+  ],
+  [
+    'line, stream 1, slot 0, {"id":7}',
+    { type: 0x06, stream: 1, slot: 0, bytes: text('{"id":7}\n') },
+    "06 00000001 00 0009 7b226964223a377d0a",
+  ],
+  [
+    "fields, stream 1, slot 0: id 8",
+    { type: 0x07, stream: 1, slot: 0, body: unhex("02") },
+    "07 00000001 00 01 02",
   ],
   ["credit", { type: 0x04, stream: 1, bytes: 16384 }, "04 00000001 00004000"],
   ["ack", { type: 0x10, received: 64 }, "10 0000000000000040"],
@@ -99,8 +114,8 @@ describe("tunnel frames as docs/rms-tunnel.md writes them", () => {
   });
 
   test("a hello of a version this server does not know is refused", () => {
-    expect(() => decodeFrames(unhex(`20 04 06 ${"00".repeat(16)} ${"00".repeat(8)} 00010000`))).toThrow(
-      "unknown tunnel version 4",
+    expect(() => decodeFrames(unhex(`20 05 06 ${"00".repeat(16)} ${"00".repeat(8)} 00010000`))).toThrow(
+      "unknown tunnel version 5",
     );
   });
 
@@ -113,6 +128,10 @@ describe("tunnel frames as docs/rms-tunnel.md writes them", () => {
     expect(() => decodeFrames(unhex("02 00000001 00000009 7b7d0a"))).toThrow(TunnelError);
     expect(() => decodeFrames(unhex("7f"))).toThrow("unknown frame type 127");
     expect(() => decodeFrames(unhex("22 05 0102030405 0000"))).toThrow("password proof of 5 bytes");
+    expect(() => decodeFrames(unhex("07 00000001 04 01 02"))).toThrow("template slot 4 (a stream has 4)");
+    expect(() => decodeFrames(unhex(`06 00000001 00 0201 ${"20".repeat(513)}`))).toThrow(
+      "a template line of 513 bytes",
+    );
   });
 
   test("records compressed against the history of the link come back as written, in order", () => {

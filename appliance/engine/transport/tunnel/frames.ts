@@ -16,6 +16,10 @@ export const FrameType = {
   credit: 0x04,
   /** server → client: the same bytes to several streams, sent once (RMS3) */
   broadcast: 0x05,
+  /** either way, RMS3 from version 4: a line of a stream, which becomes one of its templates (line-codec.ts) */
+  line: 0x06,
+  /** either way, RMS3 from version 4: a line of a stream as its template's changed fields */
+  fields: 0x07,
   /** either way: how many reliable frames of the peer's have arrived, since the tunnel began */
   ack: 0x10,
   /** either way: nothing to say, but the link is alive */
@@ -35,19 +39,25 @@ export const FrameType = {
 } as const;
 
 /** Frames that are numbered, kept until acknowledged, and sent again after a resume. */
-export const isReliable = (type: number): boolean => type >= FrameType.open && type <= FrameType.broadcast;
+export const isReliable = (type: number): boolean => type >= FrameType.open && type <= FrameType.fields;
 
 export const TUNNEL_ID_BYTES = 16;
 /**
  * the hello's version: 2 lets RMS3 records be deflate too (records.ts), 3 lets the welcome be followed
- * by a `batch` frame; a server speaks 1 to 3
+ * by a `batch` frame, 4 lets RMS3 lines cross as `line` and `fields` frames; a server speaks 1 to 4
  */
-export const TUNNEL_VERSION = 3;
+export const TUNNEL_VERSION = 4;
 const FIRST_TUNNEL_VERSION = 1;
 /** the first version whose RMS3 records may be deflate */
 export const RMS3_DEFLATE_VERSION = 2;
 /** the first version that reads a `batch` frame */
 export const BATCH_VERSION = 3;
+/** the first version whose RMS3 streams may carry `line` and `fields` frames */
+export const COMPACT_LINES_VERSION = 4;
+/** templates per stream and direction (line-codec.ts): a miner's shares, their answers, its jobs, its difficulty */
+export const TEMPLATE_SLOTS = 4;
+/** the longest line that may be a template: a job with its branches is left to the record's compression */
+export const MAX_TEMPLATE_LINE = 512;
 /** the RMS password's derived value (tunnel/password.ts) */
 export const PROOF_BYTES = 32;
 
@@ -76,6 +86,9 @@ export type Frame =
   | { type: typeof FrameType.close; stream: number }
   | { type: typeof FrameType.credit; stream: number; bytes: number }
   | { type: typeof FrameType.broadcast; streams: number[]; bytes: Uint8Array }
+  /** slot: which of the stream's templates (0 to TEMPLATE_SLOTS − 1) */
+  | { type: typeof FrameType.line; stream: number; slot: number; bytes: Uint8Array }
+  | { type: typeof FrameType.fields; stream: number; slot: number; body: Uint8Array }
   | { type: typeof FrameType.ack; received: number }
   | { type: typeof FrameType.keepalive }
   | {
@@ -157,6 +170,24 @@ export function encodeFrame(f: Frame): Uint8Array {
       for (const [i, s] of f.streams.entries()) b.writeUInt32BE(s, 3 + 4 * i);
       b.writeUInt32BE(f.bytes.length, head);
       b.set(f.bytes, head + 4);
+      return b;
+    }
+    case FrameType.line: {
+      const b = Buffer.alloc(8 + f.bytes.length);
+      b[0] = f.type;
+      b.writeUInt32BE(f.stream, 1);
+      b[5] = f.slot;
+      b.writeUInt16BE(f.bytes.length, 6);
+      b.set(f.bytes, 8);
+      return b;
+    }
+    case FrameType.fields: {
+      const b = Buffer.alloc(7 + f.body.length);
+      b[0] = f.type;
+      b.writeUInt32BE(f.stream, 1);
+      b[5] = f.slot;
+      b[6] = f.body.length;
+      b.set(f.body, 7);
       return b;
     }
     case FrameType.ack: {
@@ -246,6 +277,11 @@ class Cursor {
   }
 }
 
+const templateSlot = (slot: number): number => {
+  if (slot >= TEMPLATE_SLOTS) throw new TunnelError(`template slot ${slot} (a stream has ${TEMPLATE_SLOTS})`);
+  return slot;
+};
+
 /** Every frame of one record's body, in order. */
 export function decodeFrames(body: Uint8Array): Frame[] {
   const c = new Cursor(Buffer.from(body.buffer, body.byteOffset, body.length));
@@ -275,6 +311,21 @@ export function decodeFrames(body: Uint8Array): Frame[] {
         const streams: number[] = [];
         for (let i = 0; i < count; i++) streams.push(c.u32());
         out.push({ type, streams, bytes: c.bytes(c.u32()) });
+        break;
+      }
+      case FrameType.line: {
+        const stream = c.u32();
+        const slot = templateSlot(c.u8());
+        const bytes = c.bytes(c.u16());
+        if (bytes.length > MAX_TEMPLATE_LINE)
+          throw new TunnelError(`a template line of ${bytes.length} bytes`);
+        out.push({ type, stream, slot, bytes });
+        break;
+      }
+      case FrameType.fields: {
+        const stream = c.u32();
+        const slot = templateSlot(c.u8());
+        out.push({ type, stream, slot, body: c.bytes(c.u8()) });
         break;
       }
       case FrameType.ack:

@@ -36,16 +36,19 @@ export interface Variant {
   kinds: readonly RecordKindCode[];
   /** jobs to several streams cross the tunnel once */
   broadcast: boolean;
+  /** lines may cross as their templates' changed fields (from COMPACT_LINES_VERSION) */
+  compact: boolean;
 }
 
 export const VARIANTS: readonly Variant[] = [
-  { code: ListenProtocol.RMS, name: "RMS", kinds: [], broadcast: false },
-  { code: ListenProtocol.RMS2, name: "RMS2", kinds: [RecordKind.deflate], broadcast: false },
+  { code: ListenProtocol.RMS, name: "RMS", kinds: [], broadcast: false, compact: false },
+  { code: ListenProtocol.RMS2, name: "RMS2", kinds: [RecordKind.deflate], broadcast: false, compact: false },
   {
     code: ListenProtocol.RMS3,
     name: "RMS3",
     kinds: [RecordKind.deflate, RecordKind.zstd],
     broadcast: true,
+    compact: true,
   },
 ];
 

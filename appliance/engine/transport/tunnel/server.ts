@@ -70,6 +70,8 @@ interface TunnelBytes {
 
 interface Tunnel {
   key: string;
+  /** its client's tunnel version: a resume must speak the same (the frames kept for it were made for it) */
+  version: number;
   session: TunnelSession;
   link: Link | null;
   expiry: ReturnType<typeof setTimeout> | null;
@@ -158,7 +160,7 @@ export function tunnelFront<T>(
     };
   };
 
-  const newTunnel = (ip: string, peerWindow: number): Tunnel => {
+  const newTunnel = (ip: string, peerWindow: number, version: number): Tunnel => {
     const key = randomBytes(TUNNEL_ID_BYTES).toString("hex");
     const bytes: TunnelBytes = { linkIn: 0, linkOut: 0, streamIn: 0, streamOut: 0 };
     const session: TunnelSession = new TunnelSession(
@@ -172,9 +174,11 @@ export function tunnelFront<T>(
       o.window,
       peerWindow,
       o.timing,
+      version,
     );
     const t: Tunnel = {
       key,
+      version,
       session,
       link: null,
       expiry: null,
@@ -208,7 +212,9 @@ export function tunnelFront<T>(
     }
     let t = tunnels.get(Buffer.from(f.tunnel).toString("hex"));
     const resumed = t !== undefined;
-    if (t === undefined) t = newTunnel(l.ip, peerWindow);
+    if (t !== undefined && t.version !== f.version)
+      throw new TunnelError(`a tunnel begun at version ${t.version} resumed at version ${f.version}`);
+    if (t === undefined) t = newTunnel(l.ip, peerWindow, f.version);
     else t.lastResume = Date.now();
     if (t.expiry) clearTimeout(t.expiry);
     t.expiry = null;

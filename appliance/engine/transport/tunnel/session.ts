@@ -6,7 +6,14 @@
  * streams notice nothing.
  */
 import type { ByteSocket } from "../line-writer.ts";
-import { encodeFrame, type Frame, FrameType, isReliable, TunnelError } from "./frames.ts";
+import {
+  COMPACT_LINES_VERSION,
+  encodeFrame,
+  type Frame,
+  FrameType,
+  isReliable,
+  TunnelError,
+} from "./frames.ts";
 import { RECORD_TARGET, type RecordWriter, type Variant } from "./records.ts";
 import { ReplayLog } from "./replay-log.ts";
 import { Stream, type StreamSink } from "./stream.ts";
@@ -66,6 +73,8 @@ export class TunnelSession {
   private lastIn = Date.now();
   private lastOut = Date.now();
   private readonly timer: ReturnType<typeof setInterval>;
+  /** this end sends its streams' lines as `line` and `fields` frames (both ends keep their templates) */
+  private readonly compact: boolean;
 
   constructor(
     readonly variant: Variant,
@@ -76,7 +85,13 @@ export class TunnelSession {
     /** the peer's window per stream */
     private readonly peerWindow: number,
     timing: TunnelTiming,
+    /**
+     * the tunnel version the peer reads (a server: its client's hello's; a client: its own). Fixed for
+     * the tunnel's life: frames kept for a resume are sent again as they were made.
+     */
+    peerVersion: number,
   ) {
+    this.compact = variant.compact && peerVersion >= COMPACT_LINES_VERSION;
     this.timer = setInterval(
       () => this.tick(timing),
       Math.max(10, Math.min(timing.keepaliveMs, timing.deadMs) / 2),
@@ -187,6 +202,19 @@ export class TunnelSession {
         if (!this.variant.broadcast) throw new TunnelError(`broadcast on ${this.variant.name}`);
         for (const id of f.streams) this.deliver(id, f.bytes);
         return;
+      case FrameType.line: {
+        const s = this.compactStream(f.stream);
+        if (s === null) return;
+        s.lines.in.line(f.slot, f.bytes);
+        this.deliver(f.stream, f.bytes);
+        return;
+      }
+      case FrameType.fields: {
+        const s = this.compactStream(f.stream);
+        if (s === null) return;
+        this.deliver(f.stream, s.lines.in.fields(f.slot, f.body));
+        return;
+      }
       case FrameType.close: {
         const s = this.streamOf(f.stream);
         if (s === null) return;
@@ -225,6 +253,12 @@ export class TunnelSession {
     return this.streams.get(id) ?? null;
   }
 
+  /** The stream of a peer's `line` or `fields` frame (null: closed), if its variant has them. */
+  private compactStream(id: number): Stream | null {
+    if (!this.variant.compact) throw new TunnelError(`compact lines on ${this.variant.name}`);
+    return this.streamOf(id);
+  }
+
   private deliver(id: number, bytes: Uint8Array): void {
     const s = this.streamOf(id);
     if (s === null) return;
@@ -244,7 +278,22 @@ export class TunnelSession {
     const list = this.turnData.get(id);
     if (list === undefined) return;
     this.turnData.delete(id);
-    this.turn.push({ type: FrameType.data, stream: id, bytes: Buffer.concat(list) });
+    this.streamFrames(id, Buffer.concat(list), this.turn);
+  }
+
+  /** A stream's bytes of this record as frames: data, or with compact lines each line it can. */
+  private streamFrames(id: number, bytes: Uint8Array, out: Frame[]): void {
+    const s = this.compact ? this.streams.get(id) : undefined;
+    if (s === undefined) {
+      out.push({ type: FrameType.data, stream: id, bytes });
+      return;
+    }
+    for (const part of s.lines.out.encode(bytes)) {
+      if (part instanceof Uint8Array) out.push({ type: FrameType.data, stream: id, bytes: part });
+      else if (part.fields !== undefined)
+        out.push({ type: FrameType.fields, stream: id, slot: part.slot, body: part.fields });
+      else out.push({ type: FrameType.line, stream: id, slot: part.slot, bytes: part.line });
+    }
   }
 
   /** The next record goes at the end of this turn or, with a batch window, when it ends or fills. */
@@ -267,8 +316,7 @@ export class TunnelSession {
     this.turn = [];
     if (this.variant.broadcast && this.role === "server") frames.push(...this.broadcasts());
     else {
-      for (const [id, list] of this.turnData)
-        frames.push({ type: FrameType.data, stream: id, bytes: Buffer.concat(list) });
+      for (const [id, list] of this.turnData) this.streamFrames(id, Buffer.concat(list), frames);
       this.turnData.clear();
     }
     const wire: Uint8Array[] = [];
@@ -299,12 +347,14 @@ export class TunnelSession {
     this.turnData.clear();
     const out: Frame[] = [];
     for (const g of groups.values()) {
-      if (g.streams.length === 1)
-        out.push({ type: FrameType.data, stream: g.streams[0] as number, bytes: g.bytes });
+      if (g.streams.length === 1) {
+        this.streamFrames(g.streams[0] as number, g.bytes, out);
+        continue;
+      }
+      if (this.compact) for (const id of g.streams) this.streams.get(id)?.lines.out.passed(g.bytes);
       // the count is 16 bits: a larger farm's job goes in several broadcasts
-      else
-        for (let i = 0; i < g.streams.length; i += 0xffff)
-          out.push({ type: FrameType.broadcast, streams: g.streams.slice(i, i + 0xffff), bytes: g.bytes });
+      for (let i = 0; i < g.streams.length; i += 0xffff)
+        out.push({ type: FrameType.broadcast, streams: g.streams.slice(i, i + 0xffff), bytes: g.bytes });
     }
     return out;
   }

@@ -6,6 +6,7 @@
  * the tunnel keeps being read, and every other stream keeps flowing.
  */
 import { TunnelError } from "./frames.ts";
+import { LineDecoder, LineEncoder, type StreamLines } from "./line-codec.ts";
 
 /** The local end of a stream. */
 export interface StreamSink {
@@ -26,6 +27,7 @@ export class Stream {
   private takenSinceGrant = 0;
   /** a write was cut short by the window: tell the sink when credit comes */
   private blocked = false;
+  private templates: StreamLines | null = null;
 
   constructor(
     readonly id: number,
@@ -36,6 +38,12 @@ export class Stream {
     private readonly window: number,
   ) {
     this.sendCredit = peerWindow;
+  }
+
+  /** Its compact lines' templates each way (RMS3 from version 4), made when first used. */
+  get lines(): StreamLines {
+    this.templates ??= { out: new LineEncoder(), in: new LineDecoder() };
+    return this.templates;
   }
 
   /** How much of `n` bytes may be sent now (and counts them as sent). */
