@@ -99,10 +99,26 @@ test("a connected farm client is listed under Settings → RMS with its name and
 test("the batch window is saved from Settings → RMS; a value out of its range is refused with the rule", async () => {
   await login(page, server.url, "admin", server.password());
   await page.getByRole("button", { name: "Settings", exact: true }).click();
+  // while the stored settings are on their way, the form takes no typing they would overwrite
+  let release = () => {};
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  const config = "**/api/rms/config";
+  await page.route(config, async (route) => {
+    if (route.request().method() === "GET") await held;
+    await route.continue();
+  });
   await page.locator('[data-testid="settings"] button[data-section="rms"]').click();
+  await page.getByLabel("Batch window (ms)").waitFor();
+  expect(await page.getByLabel("Batch window (ms)").isDisabled()).toBe(true);
+  expect(await page.getByLabel("Client name").isDisabled()).toBe(true);
+  const loaded = page.waitForResponse((r) => r.url().endsWith("/api/rms/config"));
+  release();
+  await loaded;
+  await page.unroute(config);
   const batch = page.getByLabel("Batch window (ms)");
   const save = page.getByTestId("settings").getByRole("button", { name: "Save", exact: true });
-  // the form takes what it read once Save is enabled: typing before would be overwritten
   await untilAsync(() => save.isEnabled());
   await batch.fill("1500");
   await save.click();

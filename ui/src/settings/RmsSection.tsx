@@ -56,53 +56,56 @@ export function RmsSection() {
   );
   return (
     <div class="grid gap-3 sm:grid-cols-2">
-      <Field label={t("rms.password")}>
-        <input
-          class={INPUT}
-          type="password"
-          value={s.password}
-          onInput={(e) => setS({ ...s, password: e.currentTarget.value })}
-        />
-      </Field>
-      {text("client_name", "rms.client_name")}
-      <Field label={t("rms.port_mode")}>
-        <select
-          class={INPUT}
-          value={s.port_mode}
-          onChange={(e) => setS({ ...s, port_mode: e.currentTarget.value as Rms["port_mode"] })}
-        >
-          <option value="default">{t("rms.default")}</option>
-          <option value="custom">{t("rms.custom")}</option>
-        </select>
-      </Field>
-      {s.port_mode === "custom" && (
-        <Field label={t("rms.port_map")} hint={t("rms.port_map_hint")}>
-          <textarea
-            class={`${INPUT} h-20 font-mono`}
-            value={map}
-            onInput={(e) => setMap(e.currentTarget.value)}
+      {/* nothing is typed before the stored settings arrive: their arrival would overwrite it */}
+      <fieldset class="contents" disabled={!loaded}>
+        <Field label={t("rms.password")}>
+          <input
+            class={INPUT}
+            type="password"
+            value={s.password}
+            onInput={(e) => setS({ ...s, password: e.currentTarget.value })}
           />
         </Field>
-      )}
-      <Field label={t("rms.batch_ms")} hint={t("rms.batch_ms_hint")}>
-        <input
-          class={INPUT}
-          type="number"
-          min={0}
-          max={MAX_BATCH_MS}
-          step={1}
-          value={s.batch_ms}
-          onInput={(e) => setS({ ...s, batch_ms: e.currentTarget.valueAsNumber })}
-        />
-      </Field>
-      {text("announcement", "rms.announcement")}
-      {text("other", "rms.other")}
-      <RmsUpstreamField value={upstream ?? ""} onChange={setUpstream} />
-      <div class="sm:col-span-2">
-        <button type="button" class={BTN_PRIMARY} disabled={!loaded} onClick={save}>
-          {t("common.save")}
-        </button>
-      </div>
+        {text("client_name", "rms.client_name")}
+        <Field label={t("rms.port_mode")}>
+          <select
+            class={INPUT}
+            value={s.port_mode}
+            onChange={(e) => setS({ ...s, port_mode: e.currentTarget.value as Rms["port_mode"] })}
+          >
+            <option value="default">{t("rms.default")}</option>
+            <option value="custom">{t("rms.custom")}</option>
+          </select>
+        </Field>
+        {s.port_mode === "custom" && (
+          <Field label={t("rms.port_map")} hint={t("rms.port_map_hint")}>
+            <textarea
+              class={`${INPUT} h-20 font-mono`}
+              value={map}
+              onInput={(e) => setMap(e.currentTarget.value)}
+            />
+          </Field>
+        )}
+        <Field label={t("rms.batch_ms")} hint={t("rms.batch_ms_hint")}>
+          <input
+            class={INPUT}
+            type="number"
+            min={0}
+            max={MAX_BATCH_MS}
+            step={1}
+            value={s.batch_ms}
+            onInput={(e) => setS({ ...s, batch_ms: e.currentTarget.valueAsNumber })}
+          />
+        </Field>
+        {text("announcement", "rms.announcement")}
+        {text("other", "rms.other")}
+        <RmsUpstreamField value={upstream ?? ""} onChange={setUpstream} />
+        <div class="sm:col-span-2">
+          <button type="button" class={BTN_PRIMARY} onClick={save}>
+            {t("common.save")}
+          </button>
+        </div>
+      </fieldset>
       <RmsTunnels />
     </div>
   );
