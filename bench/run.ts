@@ -28,6 +28,7 @@ const BENCHES = [
   "bench/tunnel/wire-bytes.ts 100 40 0",
   "bench/tunnel/share-bytes.ts",
   "bench/tunnel/share-latency.ts",
+  "bench/tunnel/template-memory.ts",
   "bench/poolnode/ledger.ts",
 ];
 const LIMIT_MS = 10 * 60_000;

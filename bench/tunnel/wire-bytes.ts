@@ -7,7 +7,8 @@
  * 1 is what a farm's uplink carries. A relay in front of the port (plain) or of the tunnel port counts
  * every byte both ways.
  * Usage: bun bench/tunnel/wire-bytes.ts [miners=100] [jobs=40] [shares per miner per job=2]
- *   [speedup=60] [transports=tcp,rms,rms2,rms3] [batch window ms=0]   (0 shares: what the jobs alone cost)
+ *   [speedup=60] [transports=tcp,rms,rms2,rms3] [batch window ms=0] [modes=Efficient,Pool]
+ *   (0 shares: what the jobs alone cost)
  */
 import { ListenProtocol } from "../../appliance/domain/port.ts";
 import { RMS_DEFAULTS } from "../../appliance/domain/rms.ts";
@@ -33,7 +34,7 @@ const SHARES_PER_JOB = Number(process.argv[4] ?? 2);
 const MODES = [
   { name: "Efficient", mode: 0 },
   { name: "Pool", mode: 2 },
-] as const;
+].filter((m) => (process.argv[8] ?? "Efficient,Pool").split(",").includes(m.name));
 const KEY = "bench tunnel key";
 
 interface Result {
