@@ -26,6 +26,9 @@ const BENCHES = [
   "bench/engine/family.ts passthrough",
   "bench/tunnel/wire-bytes.ts",
   "bench/tunnel/wire-bytes.ts 100 40 0",
+  // 1,000 miners at a farm's pace through RMS3 and its batch window: Pool mode at 500 ms, Efficient at 1 s
+  "bench/tunnel/wire-bytes.ts 1000 6 2 1 tcp,rms3 500 Pool",
+  "bench/tunnel/wire-bytes.ts 1000 6 2 1 tcp,rms3 1000 Efficient",
   "bench/tunnel/share-bytes.ts",
   "bench/tunnel/share-latency.ts",
   "bench/tunnel/template-memory.ts",
