@@ -3,12 +3,13 @@
  * that the window spans cross the tunnel in one record each way, where without it each crosses in a
  * record of its own. What crossed is read off the wire with the tests' own decoder.
  */
+
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { ListenProtocol } from "../../appliance/domain/port.ts";
-import { WebKencClient } from "../support/kenc/web-kenc.ts";
 import { until } from "../support/stratum/port-fixture.ts";
 import { RawClient } from "../support/stratum/raw-client.ts";
-import { dataFrame, hello, openFrame, record } from "../support/tunnel/hand-frames.ts";
+import { downRecordsUntil, handTunnelClient } from "../support/tunnel/hand-client.ts";
+import { dataFrame, record } from "../support/tunnel/hand-frames.ts";
 import { localTunnelClient } from "../support/tunnel/local-client.ts";
 import { relayedRms3Port } from "../support/tunnel/relayed-port.ts";
 import { readRecords, type WireRecord } from "../support/tunnel/tunnel-reader.ts";
@@ -21,7 +22,6 @@ afterEach(async () => {
 });
 
 const KEY = "tunnel batch 7d0e";
-const SALT = new TextEncoder().encode("pithead-rms-v1");
 const MINERS = 4;
 /** the requests of the test, one per miner, far apart for one event-loop turn, well within a 1-s window */
 const SPACING_MS = 20;
@@ -92,23 +92,8 @@ test("without a batch window, each miner's line crosses in a record of its own",
 
 test("a client of version 2 gets no batch frame, and the port's own records still wait for the window", async () => {
   const { t, port, relay } = await rms3Port(1000);
-  const peer = await WebKencClient.connect(relay.port, KEY, SALT, 2);
-  cleanup.push(() => peer.end());
-  peer.write(record(0, hello(2)));
-  peer.write(
-    record(
-      0,
-      Buffer.concat([
-        openFrame(),
-        dataFrame(
-          1,
-          '{"id":1,"method":"mining.subscribe","params":["v2/1.0"]}\n{"id":2,"method":"mining.authorize","params":["wal.v2","x"]}\n',
-        ),
-      ]),
-    ),
-  );
+  const peer = await handTunnelClient(cleanup, relay.port, KEY, { version: 2, kenc: 2 });
   await until(() => t.engine.running(port.id)?.online === 1);
-  const link = () => relay.connections[0] ?? { up: [], down: [] };
   // each request alone in its record, as a client without the window sends them
   for (let i = 0; i < MINERS; i++) {
     if (i > 0) await Bun.sleep(SPACING_MS);
@@ -116,16 +101,11 @@ test("a client of version 2 gets no batch frame, and the port's own records stil
       record(0, dataFrame(1, `{"id":${requestId(i)},"method":"mining.extranonce.subscribe","params":[]}\n`)),
     );
   }
-  let down: WireRecord[] = [];
-  const answered = () =>
+  const answered = (down: WireRecord[]) =>
     Array.from({ length: MINERS }, (_, i) => answers(requestId(i))).every((p) =>
       down.some((r) => r.frames.some((f) => p.test(f.payload))),
     );
-  for (let tries = 0; !answered(); tries++) {
-    if (tries === 100) throw new Error("the answers did not reach the version-2 client");
-    await Bun.sleep(50);
-    down = await readRecords(KEY, link().up, link().down, "down");
-  }
+  const down = await downRecordsUntil(relay, KEY, answered, "the answers reaching the version-2 client", 100);
   expect(peer.broken).toBeNull();
   expect(down.flatMap((r) => r.frames).some((f) => f.type === 0x25)).toBe(false);
   expect(carrying(down, answers).length).toBeLessThanOrEqual(2);

@@ -5,12 +5,12 @@
  * tests' own reader, which rebuilds each line from the document. A client of version 3 gets data
  * frames only, and a tunnel begun at one version cannot be resumed at another.
  */
+
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { ListenProtocol } from "../../appliance/domain/port.ts";
-import { concat, WebKencClient } from "../support/kenc/web-kenc.ts";
 import { until } from "../support/stratum/port-fixture.ts";
 import { TestMiner } from "../support/stratum/test-miner.ts";
-import { dataFrame, hello, openFrame, record } from "../support/tunnel/hand-frames.ts";
+import { downRecordsUntil, handTunnelClient } from "../support/tunnel/hand-client.ts";
 import { localTunnelClient } from "../support/tunnel/local-client.ts";
 import { relayedRms3Port } from "../support/tunnel/relayed-port.ts";
 import { readDownRecords, readRecords, type WireRecord } from "../support/tunnel/tunnel-reader.ts";
@@ -23,11 +23,8 @@ afterEach(async () => {
 });
 
 const KEY = "compact lines 3e61";
-const SALT = new TextEncoder().encode("pithead-rms-v1");
 const LINE = 0x06;
 const FIELDS = 0x07;
-const LOGIN =
-  '{"id":1,"method":"mining.subscribe","params":["v3/1.0"]}\n{"id":2,"method":"mining.authorize","params":["wal.v3","x"]}\n';
 
 const frames = (records: WireRecord[]) => records.flatMap((r) => r.frames);
 
@@ -67,30 +64,17 @@ test("a miner's shares and their answers cross as fields: the pool accepts every
   expect(pool.rejects.size).toBe(0);
 });
 
-/** A client of tunnel version `version` written by hand: one stream, logged in, reading what comes. */
-async function handClient(port: number, version: number, tunnel?: Uint8Array) {
-  const peer = await WebKencClient.connect(port, KEY, SALT);
-  cleanup.push(() => peer.end());
-  peer.write(record(0, hello(version, tunnel)));
-  if (tunnel === undefined) peer.write(record(0, concat(openFrame(), dataFrame(1, LOGIN))));
-  return peer;
-}
-
 test("a client of version 3 gets data frames only, and its tunnel cannot be resumed at version 4", async () => {
   const { t, port, relay } = await relayedRms3Port(cleanup, KEY);
-  const peer = await handClient(relay.port, 3);
-  const link = () => relay.connections[0] ?? { up: [], down: [] };
-  let records: WireRecord[] = [];
+  const peer = await handTunnelClient(cleanup, relay.port, KEY, { version: 3 });
   // the subscribe's and authorize's answers, the difficulty and two jobs
-  for (
-    let tries = 0;
-    frames(records).filter((f) => f.payload.includes("mining.notify")).length < 2;
-    tries++
-  ) {
-    if (tries === 400) throw new Error("no second job reached the version-3 client");
-    await Bun.sleep(50);
-    records = await readDownRecords(KEY, link().up, link().down);
-  }
+  const records = await downRecordsUntil(
+    relay,
+    KEY,
+    (r) => frames(r).filter((f) => f.payload.includes("mining.notify")).length >= 2,
+    "a second job reaching the version-3 client",
+    400,
+  );
   expect(peer.broken).toBeNull();
   expect(t.engine.running(port.id)?.online).toBe(1);
   // this version's client would get these lines in `line` and `fields` frames
@@ -98,7 +82,10 @@ test("a client of version 3 gets data frames only, and its tunnel cannot be resu
 
   const id = frames(records).find((f) => f.type === 0x21)?.tunnel;
   if (id === undefined) throw new Error("no welcome");
-  const resume = await handClient(relay.port, 4, new Uint8Array(Buffer.from(id, "hex")));
+  const resume = await handTunnelClient(cleanup, relay.port, KEY, {
+    version: 4,
+    tunnel: new Uint8Array(Buffer.from(id, "hex")),
+  });
   await until(() => resume.closed);
   await until(() => t.logs.some((l) => l.includes("a tunnel begun at version 3 resumed at version 4")));
 });

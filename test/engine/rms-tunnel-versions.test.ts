@@ -5,11 +5,12 @@
  * `client` frame); what each gets is read off the wire with the tests' own decoder. This version's
  * client: rms-tunnel-compact.test.ts.
  */
+
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
-import { concat, WebKencClient } from "../support/kenc/web-kenc.ts";
-import { dataFrame, hello, openFrame, record } from "../support/tunnel/hand-frames.ts";
+import { downRecordsUntil, handTunnelClient } from "../support/tunnel/hand-client.ts";
+import { dataFrame, record } from "../support/tunnel/hand-frames.ts";
 import { relayedRms3Port } from "../support/tunnel/relayed-port.ts";
-import { readDownRecords, type WireRecord } from "../support/tunnel/tunnel-reader.ts";
+import type { WireRecord } from "../support/tunnel/tunnel-reader.ts";
 
 setDefaultTimeout(60_000);
 
@@ -19,9 +20,6 @@ afterEach(async () => {
 });
 
 const KEY = "tunnel versions 51c2";
-const SALT = new TextEncoder().encode("pithead-rms-v1");
-const LOGIN =
-  '{"id":1,"method":"mining.subscribe","params":["v1/1.0"]}\n{"id":2,"method":"mining.authorize","params":["wal.v1","x"]}\n';
 
 const payloads = (records: WireRecord[]) => records.flatMap((r) => r.frames.map((f) => f.payload)).join("");
 
@@ -29,17 +27,13 @@ const rms3Port = () => relayedRms3Port(cleanup, KEY);
 
 test("a client of the first version (KENC 1, tunnel hello 1) is served in records it can read: plain or zstd, never deflate", async () => {
   const { t, port, relay } = await rms3Port();
-  const peer = await WebKencClient.connect(relay.port, KEY, SALT, 1);
-  cleanup.push(() => peer.end());
-  peer.write(record(0, hello(1)));
-  peer.write(record(0, concat(openFrame(), dataFrame(1, LOGIN))));
-  const link = () => relay.connections[0] ?? { up: [], down: [] };
-  let records: WireRecord[] = [];
-  for (let tries = 0; !payloads(records).includes("mining.notify"); tries++) {
-    if (tries === 200) throw new Error("no job reached the first version's client");
-    await Bun.sleep(50);
-    records = await readDownRecords(KEY, link().up, link().down);
-  }
+  const peer = await handTunnelClient(cleanup, relay.port, KEY, { version: 1, kenc: 1 });
+  const records = await downRecordsUntil(
+    relay,
+    KEY,
+    (r) => payloads(r).includes("mining.notify"),
+    "a job reaching the first version's client",
+  );
   expect(peer.broken).toBeNull();
   expect(t.engine.running(port.id)?.online).toBe(1);
   const text = payloads(records);
@@ -52,17 +46,14 @@ test("a client of the first version (KENC 1, tunnel hello 1) is served in record
 
 test("a client of version 3 gets a short line deflated, shorter than zstd's frame allows", async () => {
   const { pool, t, port, relay } = await rms3Port();
-  const peer = await WebKencClient.connect(relay.port, KEY, SALT);
-  cleanup.push(() => peer.end());
-  peer.write(record(0, hello(3)));
-  peer.write(record(0, concat(openFrame(), dataFrame(1, LOGIN))));
-  const link = () => relay.connections[0] ?? { up: [], down: [] };
-  const down = () => readDownRecords(KEY, link().up, link().down);
-  const arrived = async (pattern: RegExp) => {
-    for (let tries = 0; !(await down()).some((r) => r.frames.some((f) => pattern.test(f.payload))); tries++)
-      if (tries === 200) throw new Error(`nothing like ${pattern} reached the version-3 client`);
-      else await Bun.sleep(50);
-  };
+  const peer = await handTunnelClient(cleanup, relay.port, KEY, { version: 3 });
+  const arrived = (pattern: RegExp) =>
+    downRecordsUntil(
+      relay,
+      KEY,
+      (r) => r.some((x) => x.frames.some((f) => pattern.test(f.payload))),
+      `${pattern} reaching the version-3 client`,
+    );
   await arrived(/mining\.notify/);
   // a few requests whose short answers each travel alone in a record
   for (let i = 0; i < 5; i++) {
@@ -73,7 +64,9 @@ test("a client of version 3 gets a short line deflated, shorter than zstd's fram
   }
   expect(peer.broken).toBeNull();
   expect(t.engine.running(port.id)?.online).toBe(1);
-  const answers = (await down()).filter((r) => r.frames.some((f) => /"id":1[0-4],/.test(f.payload)));
+  const answers = (await arrived(/"id":14,/)).filter((r) =>
+    r.frames.some((f) => /"id":1[0-4],/.test(f.payload)),
+  );
   expect(answers.length).toBeGreaterThan(0);
   expect(answers.every((r) => r.kind === 1)).toBe(true);
   expect(pool.rejects.size).toBe(0);

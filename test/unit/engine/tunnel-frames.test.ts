@@ -24,27 +24,18 @@ if (RMS2 === null) throw new Error("no RMS2");
 /** scrypt("farm 1", "pithead-rms-password-v1", N 16384, r 8, p 1, 32 bytes), as the document gives it */
 const FARM_1_PROOF = "e16e52d9ed7848dae5b7995aa3af735ae0a392c455bd1c48127bd427ffab8cd1";
 
+/** an RMS3 hello for a new tunnel with a 64 KiB window, as the document writes it */
+const hello = (version: number, name: string): [string, Frame, string] => [
+  name,
+  { type: 0x20, version, variant: 6, tunnel: new Uint8Array(16), received: 0, window: 65536 },
+  `20 0${version} 06 00000000000000000000000000000000 0000000000000000 00010000`,
+];
+
 const EXAMPLES: Array<[string, Frame, string]> = [
-  [
-    "hello, new RMS3 tunnel, window 64 KiB",
-    { type: 0x20, version: 4, variant: 6, tunnel: new Uint8Array(16), received: 0, window: 65536 },
-    "20 04 06 00000000000000000000000000000000 0000000000000000 00010000",
-  ],
-  [
-    "hello of a version-3 client, which a server still serves",
-    { type: 0x20, version: 3, variant: 6, tunnel: new Uint8Array(16), received: 0, window: 65536 },
-    "20 03 06 00000000000000000000000000000000 0000000000000000 00010000",
-  ],
-  [
-    "hello of a version-2 client, which a server still serves",
-    { type: 0x20, version: 2, variant: 6, tunnel: new Uint8Array(16), received: 0, window: 65536 },
-    "20 02 06 00000000000000000000000000000000 0000000000000000 00010000",
-  ],
-  [
-    "hello of a version-1 client, which a server still serves",
-    { type: 0x20, version: 1, variant: 6, tunnel: new Uint8Array(16), received: 0, window: 65536 },
-    "20 01 06 00000000000000000000000000000000 0000000000000000 00010000",
-  ],
+  hello(4, "hello, new RMS3 tunnel, window 64 KiB"),
+  hello(3, "hello of a version-3 client, which a server still serves"),
+  hello(2, "hello of a version-2 client, which a server still serves"),
+  hello(1, "hello of a version-1 client, which a server still serves"),
   [
     "open stream 1 from 10.0.0.17",
     { type: 0x01, stream: 1, address: "10.0.0.17" },
