@@ -12,7 +12,7 @@ import type { FeeSeat } from "../../fee/fee-group.ts";
 import type { FeeScheduler } from "../../fee/scheduler.ts";
 import { chooseFeeMode, type FeeMode, type ModeStrategy } from "../../modes/mode.ts";
 import { joinUser, rewriteIdentity, splitUser } from "../../rewrite.ts";
-import { type ByteSocket, type LineSink, LineWriter } from "../../transport/line-writer.ts";
+import { type ByteSocket, LineWriter } from "../../transport/line-writer.ts";
 import type { MinerConnection } from "../family.ts";
 import { intern } from "../intern.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
@@ -128,13 +128,11 @@ export class MinerSession implements LaneMiner, MinerConnection {
   private queue: string[] | null = null;
   private busy = false;
   private loginTimer: ReturnType<typeof setTimeout> | null;
-  private slotText: string;
   /** the session id given at subscribe; a reconnecting miner may present it to resume */
   sessionId = "";
 
   readonly splitter: LineSplitter;
   readonly writer: LineWriter;
-  private readonly out: LineSink;
 
   constructor(
     private readonly host: MinerHost,
@@ -147,9 +145,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
      */
     readonly tunnelled = false,
   ) {
-    this.slotText = slotHex(slot);
     this.writer = new LineWriter(socket);
-    this.out = this.writer;
     this.splitter = new LineSplitter(MAX_LINE_BYTES, this);
     this.loginTimer = setTimeout(() => this.close("login timeout"), host.timing.loginTimeoutMs);
   }
@@ -212,7 +208,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
   }
 
   private strike(id: StratumId, error: StratumError): void {
-    this.out.write(errorLine(id, error));
+    this.writer.write(errorLine(id, error));
     if (++this.strikes > MAX_STRIKES) this.close(`too many bad requests (last: ${error.message})`);
   }
 
@@ -232,7 +228,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
         return this.subscribe(m.id, params);
       case Method.EXTRANONCE_SUBSCRIBE:
         this.extranonceSubscribed = true;
-        this.out.write(resultLine(m.id, true));
+        this.writer.write(resultLine(m.id, true));
         return;
       case Method.AUTHORIZE:
         return this.authorize(m.id, params);
@@ -243,11 +239,11 @@ export class MinerSession implements LaneMiner, MinerConnection {
         const d = parseDifficulty(m.method, params);
         if (!(d instanceof StratumError) && this.main !== null && !this.main.shared)
           this.main.upstream?.suggestDifficulty(d);
-        this.out.write(resultLine(m.id, true));
+        this.writer.write(resultLine(m.id, true));
         return;
       }
       case Method.PING:
-        this.out.write(resultLine(m.id, "pong"));
+        this.writer.write(resultLine(m.id, "pong"));
         return;
       default:
         this.host.log("warn", `miner ${this.ip}: unknown method ${m.method.slice(0, 40)}`);
@@ -277,7 +273,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
       this.extranonceSubscribed = true;
       result["subscribe-extranonce"] = true;
     }
-    this.out.write(resultLine(id, result));
+    this.writer.write(resultLine(id, result));
   }
 
   private async subscribe(id: StratumId, params: unknown[]): Promise<void> {
@@ -292,13 +288,12 @@ export class MinerSession implements LaneMiner, MinerConnection {
       const slot = this.host.resumeSlot(s.sessionId, this.slot);
       if (slot !== null) {
         this.slot = slot;
-        this.slotText = slotHex(slot);
         this.sessionId = s.sessionId;
       }
     }
     const lane = this.host.mainLane(this);
     if (lane === null) {
-      this.out.write(errorLine(id, new StratumError(ErrorCode.OTHER, "no pool configured")));
+      this.writer.write(errorLine(id, new StratumError(ErrorCode.OTHER, "no pool configured")));
       return this.close("no pool configured");
     }
     this.main = lane;
@@ -309,7 +304,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
       const ok = await lane.whenSubscribed(this.host.timing.connectTimeoutMs * 2);
       const u = lane.upstream;
       if (!ok || (u === null && !lane.shared) || (this.state as MinerState) === "closed") {
-        this.out.write(errorLine(id, new StratumError(ErrorCode.OTHER, "pool unavailable")));
+        this.writer.write(errorLine(id, new StratumError(ErrorCode.OTHER, "pool unavailable")));
         return this.close("pool unavailable at subscribe");
       }
       poolSize = lane.extranonce2Size;
@@ -320,12 +315,12 @@ export class MinerSession implements LaneMiner, MinerConnection {
       }
     }
     if (this.framing === "reframe") {
-      this.extranonce1 = this.slotText;
+      this.extranonce1 = slotHex(this.slot);
       this.extranonce2Size = minerWidth(poolSize, this.tunnelled);
     }
     this.state = "subscribed";
     const sid = this.sessionId;
-    this.out.write(
+    this.writer.write(
       resultLine(id, [
         [
           [Method.SET_DIFFICULTY, sid],
@@ -341,14 +336,14 @@ export class MinerSession implements LaneMiner, MinerConnection {
     const a = parseAuthorize(params);
     if (a instanceof StratumError) return this.strike(id, a);
     if (this.state === "connected") {
-      this.out.write(errorLine(id, new StratumError(ErrorCode.NOT_SUBSCRIBED, "not subscribed")));
+      this.writer.write(errorLine(id, new StratumError(ErrorCode.NOT_SUBSCRIBED, "not subscribed")));
       return;
     }
     const split = splitUser(a.user);
     const original = { wallet: intern(split.wallet), name: split.name };
     if (this.host.isWalletBanned(original.wallet)) {
       this.host.log("warn", `miner ${this.ip}: wallet ${original.wallet} is banned`);
-      this.out.write(errorLine(id, new StratumError(ErrorCode.UNAUTHORIZED, "wallet banned")));
+      this.writer.write(errorLine(id, new StratumError(ErrorCode.UNAUTHORIZED, "wallet banned")));
       return this.close("banned wallet");
     }
     const config = this.host.config;
@@ -358,7 +353,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
       const ok = await lane.addUser(upstreamUser, a.password);
       if (this.state === "closed") return;
       if (!ok) {
-        this.out.write(errorLine(id, new StratumError(ErrorCode.UNAUTHORIZED, "pool refused the worker")));
+        this.writer.write(errorLine(id, new StratumError(ErrorCode.UNAUTHORIZED, "pool refused the worker")));
         return;
       }
     }
@@ -377,7 +372,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
     device.upstreamUser = upstreamUser;
     device.agent = this.agent;
     const worker: Worker = { upstreamUser, device };
-    this.out.write(resultLine(id, true));
+    this.writer.write(resultLine(id, true));
     if (this.primary !== null) {
       if (a.user !== this.primaryUser) {
         this.others ??= new Map();
@@ -427,7 +422,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
       return;
     }
     if (this.state !== "authorized") {
-      this.out.write(errorLine(id, new StratumError(ErrorCode.UNAUTHORIZED, "unauthorized worker")));
+      this.writer.write(errorLine(id, new StratumError(ErrorCode.UNAUTHORIZED, "unauthorized worker")));
       return;
     }
     const worker = this.worker(s.worker) ?? (this.primary as Worker);
@@ -474,7 +469,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
     job.upstream.submit(
       user,
       job.source.notify.jobId,
-      job.upstreamExtranonce2(this.slotText, s.extranonce2),
+      job.upstreamExtranonce2(slotHex(this.slot), s.extranonce2),
       s.ntime,
       s.nonce,
       s.versionBits,
@@ -489,7 +484,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
     error: StratumError,
   ): void {
     this.host.registry.result(device, outcome, MAIN, 0, 0, false, Date.now());
-    this.out.write(this.host.config.setting.fr === 1 ? resultLine(id, true) : errorLine(id, error));
+    this.writer.write(this.host.config.setting.fr === 1 ? resultLine(id, true) : errorLine(id, error));
   }
 
   onShareResult(share: Share, error: StratumError | null, latencyMs: number): void {
@@ -503,7 +498,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
     if (counted && outcome === "valid") share.ledger.credit(share.target, share.work);
     if (this.state === "closed") return;
     const forced = this.host.config.setting.fr === 1;
-    this.out.write(
+    this.writer.write(
       error === null || forced ? resultLine(share.requestId, true) : errorLine(share.requestId, error),
     );
     this.evaluate();
@@ -615,7 +610,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
     if (this.extranonceSubscribed && this.host.config.setting.cut !== 1) {
       this.extranonce1 = u.extranonce1;
       this.extranonce2Size = u.extranonce2Size;
-      this.out.write(requestLine(null, Method.SET_EXTRANONCE, [u.extranonce1, u.extranonce2Size]));
+      this.writer.write(requestLine(null, Method.SET_EXTRANONCE, [u.extranonce1, u.extranonce2Size]));
     } else this.close("pool session changed and the miner cannot take a new extranonce");
   }
 
@@ -636,16 +631,16 @@ export class MinerSession implements LaneMiner, MinerConnection {
   private sendJob(job: Job, clean: boolean): void {
     if (job.difficulty !== this.lastDifficulty) {
       this.lastDifficulty = job.difficulty;
-      this.out.write(requestLine(null, Method.SET_DIFFICULTY, [job.difficulty]));
+      this.writer.write(requestLine(null, Method.SET_DIFFICULTY, [job.difficulty]));
     }
     if (this.requestedMask !== 0 && this.host.config.setting.cut !== 1) {
       const mask = (this.requestedMask & BIP320_MASK & job.versionMask) >>> 0;
       if (mask !== this.toldMask) {
         this.toldMask = mask;
-        this.out.write(requestLine(null, Method.SET_VERSION_MASK, [mask.toString(16).padStart(8, "0")]));
+        this.writer.write(requestLine(null, Method.SET_VERSION_MASK, [mask.toString(16).padStart(8, "0")]));
       }
     }
-    this.out.write(job.notifyLine(clean, this.extranonce2Size));
+    this.writer.write(job.notifyLine(clean, this.extranonce2Size));
     this.lastJob?.release(Date.now());
     job.hold();
     this.lastJob = job;
@@ -683,6 +678,6 @@ export class MinerSession implements LaneMiner, MinerConnection {
     for (const w of devices) this.host.registry.disconnect(w, now);
     if (!wasAuthorized || reason !== "miner closed the connection")
       this.host.log(wasAuthorized ? "info" : "warn", `miner ${this.ip} closed: ${reason}`);
-    this.out.close();
+    this.writer.close();
   }
 }
