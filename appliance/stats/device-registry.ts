@@ -6,6 +6,7 @@
  */
 import type { DeviceView, SeriesSample, SeriesSink, TargetSample } from "../domain/engine.ts";
 import { connectionView, logConnection } from "./connection-log.ts";
+import { DeviceTable } from "./device-table.ts";
 import { HashrateWindow, zeroRates } from "./hashrate-window.ts";
 import { TargetMinutes } from "./target-minutes.ts";
 import { MAIN, WorkSplit } from "./work-split.ts";
@@ -24,8 +25,12 @@ const deviceId = (portId: number, seq: number): string => `${portId}-${seq.toStr
 
 export type ShareOutcome = "valid" | "invalid" | "stale";
 
+/**
+ * One device. Its fields are counted: a JSC object takes the next of its size classes (224, 256, 320,
+ * 432 bytes for 26, 30, 38, 52 fields), and every connected miner has one. What can be derived is
+ * (its key, whether it is online, when it was last seen offline).
+ */
 export class DeviceRecord {
-  connections = 0;
   valid = 0;
   invalid = 0;
   stale = 0;
@@ -39,7 +44,6 @@ export class DeviceRecord {
   loginAt = 0;
   lastSubmitAt = 0;
   lastJobAt = 0;
-  lastSeen = 0;
   feeRatio = 0;
   mining = MAIN;
   readonly work: HashrateWindow;
@@ -58,7 +62,6 @@ export class DeviceRecord {
   constructor(
     /** numbered per registry; the id the API shows is made from it when asked (a string per device less) */
     readonly seq: number,
-    readonly key: string,
     readonly portId: number,
     readonly wallet: string,
     readonly name: string,
@@ -67,11 +70,25 @@ export class DeviceRecord {
     now: number,
   ) {
     this.work = new HashrateWindow(now);
-    this.lastSeen = now;
   }
 
   get id(): string {
     return deviceId(this.portId, this.seq);
+  }
+
+  /** what the per-minute series knows the device by */
+  get key(): string {
+    return `${this.portId}|${this.wallet}|${this.name}|${this.ip}`;
+  }
+
+  /** connections open now: every connect after the first counts a reconnect, every close a disconnect */
+  get connections(): number {
+    return this.reconnects + 1 - this.disconnects;
+  }
+
+  /** its last connect or disconnect: for an offline device, when it went offline */
+  get lastSeen(): number {
+    return Math.abs(this.connectionEvents[this.connectionEvents.length - 1] ?? 0);
   }
 
   view(now: number): DeviceView {
@@ -135,7 +152,7 @@ export class PortTally {
 }
 
 export class DeviceRegistry {
-  private readonly byKey = new Map<string, DeviceRecord>();
+  private readonly table = new DeviceTable<DeviceRecord>();
   private readonly tallies = new Map<number, PortTally>();
   private seq = 0;
 
@@ -157,24 +174,21 @@ export class DeviceRegistry {
     algorithm: string,
     now: number,
   ): DeviceRecord {
-    const key = `${portId}|${wallet}|${name}|${ip}`;
-    let d = this.byKey.get(key);
+    let d = this.table.find({ portId, wallet, name, ip });
     if (d === undefined) {
-      d = new DeviceRecord(++this.seq, key, portId, wallet, name, ip, algorithm, now);
-      this.byKey.set(key, d);
+      d = new DeviceRecord(++this.seq, portId, wallet, name, ip, algorithm, now);
+      this.table.add(d);
     } else d.reconnects++;
-    d.connections++;
     logConnection(d.connectionEvents, now, true);
     d.loginAt = now;
-    d.lastSeen = now;
     return d;
   }
 
+  /** A connection of `d` closed (a second close of the same connection is not counted). */
   disconnect(d: DeviceRecord, now: number): void {
-    if (d.connections > 0) d.connections--;
+    if (d.connections <= 0) return;
     d.disconnects++;
     logConnection(d.connectionEvents, now, false);
-    d.lastSeen = now;
   }
 
   /**
@@ -193,7 +207,6 @@ export class DeviceRegistry {
   ): void {
     const t = this.tally(d.portId, now);
     d.lastSubmitAt = now;
-    d.lastSeen = now;
     d.latencyMs = d.latencyMs === 0 ? latencyMs : d.latencyMs * 0.9 + latencyMs * 0.1;
     t.latencyMs = t.latencyMs === 0 ? latencyMs : t.latencyMs * 0.99 + latencyMs * 0.01;
     if (outcome === "valid") {
@@ -246,18 +259,18 @@ export class DeviceRegistry {
     const portId = Number(id.slice(0, dash));
     const seq = Number.parseInt(id.slice(dash + 1), 36);
     if (dash < 1 || deviceId(portId, seq) !== id) return undefined;
-    for (const d of this.byKey.values()) if (d.seq === seq && d.portId === portId) return d;
+    for (const d of this.table.values()) if (d.seq === seq && d.portId === portId) return d;
     return undefined;
   }
 
   devices(portId: number): DeviceRecord[] {
     const out: DeviceRecord[] = [];
-    for (const d of this.byKey.values()) if (d.portId === portId) out.push(d);
+    for (const d of this.table.values()) if (d.portId === portId) out.push(d);
     return out;
   }
 
   all(): IterableIterator<DeviceRecord> {
-    return this.byKey.values();
+    return this.table.values();
   }
 
   forgetPort(portId: number): void {
@@ -266,12 +279,12 @@ export class DeviceRegistry {
   }
 
   private forget(d: DeviceRecord): void {
-    this.byKey.delete(d.key);
+    this.table.remove(d);
   }
 
   private forgetOldestOffline(portId: number, count: number): void {
     const gone: DeviceRecord[] = [];
-    for (const d of this.byKey.values()) if (d.portId === portId && d.connections === 0) gone.push(d);
+    for (const d of this.table.values()) if (d.portId === portId && d.connections === 0) gone.push(d);
     gone.sort((a, b) => a.lastSeen - b.lastSeen);
     for (const d of gone.slice(0, count)) this.forget(d);
   }
@@ -284,7 +297,7 @@ export class DeviceRegistry {
     const minute = Math.floor(now / 60_000) - 1;
     const online = new Map<number, number>();
     const offline = new Map<number, number>();
-    for (const d of this.byKey.values()) {
+    for (const d of this.table.values()) {
       if (sink && (d.minuteWork > 0 || d.minuteValid + d.minuteInvalid + d.minuteStale > 0))
         sink.add(sample(d.portId, d.key, minute, d));
       d.minuteWork = d.minuteFee = d.minuteValid = d.minuteInvalid = d.minuteStale = 0;
