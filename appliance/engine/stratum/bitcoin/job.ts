@@ -3,6 +3,7 @@
  * different upstreams never collide and a late share finds the session that issued its job.
  */
 
+import { FNV_START, mixHash, OpenIndex } from "../../open-index.ts";
 import { requestLine } from "../message.ts";
 import { type Framing, fitsUpstream, padFor } from "./framing.ts";
 import { Method } from "./methods.ts";
@@ -138,10 +139,26 @@ export class Job {
   }
 }
 
+/** The live jobs of a port by proxy job id (open-index.ts: no Map entry per job). */
+class JobIndex extends OpenIndex<Job, string> {
+  protected hashKey(id: string): number {
+    return mixHash(FNV_START, id) >>> 0;
+  }
+
+  protected hashItem(job: Job): number {
+    return this.hashKey(job.jobId);
+  }
+
+  protected matches(job: Job, id: string): boolean {
+    return job.jobId === id;
+  }
+}
+
 /** All live jobs of a port, bounded per lane. */
 export class JobTable {
-  private readonly jobs = new Map<string, Job>();
-  private readonly perLane = new Map<number, string[]>();
+  private readonly jobs = new JobIndex();
+  /** each lane's jobs, oldest first */
+  private readonly perLane = new Map<number, Job[]>();
   private seq = 0;
 
   issue(
@@ -155,67 +172,66 @@ export class JobTable {
     keep: Job | null,
     cap = JOBS_PER_LANE,
   ): Job {
-    const id = (++this.seq).toString(16);
-    const job = new Job(id, origin, upstream, source, framing, generation, ntimeRoll);
-    this.jobs.set(id, job);
-    let ids = this.perLane.get(origin.id);
-    if (ids === undefined) {
-      ids = [];
-      this.perLane.set(origin.id, ids);
+    const job = new Job((++this.seq).toString(16), origin, upstream, source, framing, generation, ntimeRoll);
+    this.jobs.add(job);
+    let lane = this.perLane.get(origin.id);
+    if (lane === undefined) {
+      lane = [];
+      this.perLane.set(origin.id, lane);
     }
-    ids.push(id);
-    this.dropIdle(ids, keep);
-    while (ids.length > cap) this.evictOne(ids, keep);
+    lane.push(job);
+    this.dropIdle(lane, keep);
+    while (lane.length > cap) this.evictOne(lane, keep);
     return job;
   }
 
   /** Jobs nobody mines any more, beyond the newest two and `keep`. */
-  private dropIdle(ids: string[], keep: Job | null): void {
-    if (ids.length <= JOBS_ALWAYS_KEPT) return;
+  private dropIdle(lane: Job[], keep: Job | null): void {
+    if (lane.length <= JOBS_ALWAYS_KEPT) return;
     const now = Date.now();
     let kept = 0;
-    const last = ids.length - JOBS_ALWAYS_KEPT;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i] as string;
-      const job = this.jobs.get(id);
-      if (i < last && job !== undefined && job !== keep && !job.busy(now)) this.jobs.delete(id);
-      else ids[kept++] = id;
+    const last = lane.length - JOBS_ALWAYS_KEPT;
+    for (let i = 0; i < lane.length; i++) {
+      const job = lane[i] as Job;
+      if (i < last && job !== keep && !job.busy(now)) this.jobs.remove(job);
+      else lane[kept++] = job;
     }
-    ids.length = kept;
+    lane.length = kept;
   }
 
   /** The oldest job nobody mines (else the oldest), never `keep` nor the newest. */
-  private evictOne(ids: string[], keep: Job | null): void {
+  private evictOne(lane: Job[], keep: Job | null): void {
     const now = Date.now();
     let at = -1;
     let fallback = -1;
-    for (let i = 0; i < ids.length - 1; i++) {
-      if (keep !== null && ids[i] === keep.jobId) continue;
+    for (let i = 0; i < lane.length - 1; i++) {
+      const job = lane[i] as Job;
+      if (job === keep) continue;
       if (fallback < 0) fallback = i;
-      if (!this.jobs.get(ids[i] as string)?.busy(now)) {
+      if (!job.busy(now)) {
         at = i;
         break;
       }
     }
     const i = at >= 0 ? at : fallback;
-    this.jobs.delete(ids.splice(Math.max(i, 0), 1)[0] as string);
+    this.jobs.remove(lane.splice(Math.max(i, 0), 1)[0] as Job);
   }
 
   get(jobId: string): Job | undefined {
-    return this.jobs.get(jobId);
+    return this.jobs.find(jobId);
   }
 
   /** A clean job (new block): the pool answers "stale" to everything older, so forget it now. */
   dropOlder(laneId: number, keep: Job): void {
-    const ids = this.perLane.get(laneId);
-    if (ids === undefined) return;
-    for (const id of ids) if (id !== keep.jobId) this.jobs.delete(id);
-    ids.length = 0;
-    ids.push(keep.jobId);
+    const lane = this.perLane.get(laneId);
+    if (lane === undefined) return;
+    for (const job of lane) if (job !== keep) this.jobs.remove(job);
+    lane.length = 0;
+    lane.push(keep);
   }
 
   dropLane(laneId: number): void {
-    for (const id of this.perLane.get(laneId) ?? []) this.jobs.delete(id);
+    for (const job of this.perLane.get(laneId) ?? []) this.jobs.remove(job);
     this.perLane.delete(laneId);
   }
 
