@@ -35,6 +35,11 @@ export interface JobOrigin {
   readonly shared: boolean;
   /** the worker shares go up as on a shared lane; null: the miner's own upstream user */
   readonly user: string | null;
+  /**
+   * the lane's live jobs, oldest first, kept by the JobTable on the lane itself: a table of lists by
+   * lane id cost Efficient mode a Map entry per miner
+   */
+  issued: Job[] | null;
 }
 
 export class Job {
@@ -157,8 +162,6 @@ class JobIndex extends OpenIndex<Job, string> {
 /** All live jobs of a port, bounded per lane. */
 export class JobTable {
   private readonly jobs = new JobIndex();
-  /** each lane's jobs, oldest first */
-  private readonly perLane = new Map<number, Job[]>();
   private seq = 0;
 
   issue(
@@ -174,11 +177,8 @@ export class JobTable {
   ): Job {
     const job = new Job((++this.seq).toString(16), origin, upstream, source, framing, generation, ntimeRoll);
     this.jobs.add(job);
-    let lane = this.perLane.get(origin.id);
-    if (lane === undefined) {
-      lane = [];
-      this.perLane.set(origin.id, lane);
-    }
+    origin.issued ??= [];
+    const lane = origin.issued;
     lane.push(job);
     this.dropIdle(lane, keep);
     while (lane.length > cap) this.evictOne(lane, keep);
@@ -222,17 +222,17 @@ export class JobTable {
   }
 
   /** A clean job (new block): the pool answers "stale" to everything older, so forget it now. */
-  dropOlder(laneId: number, keep: Job): void {
-    const lane = this.perLane.get(laneId);
-    if (lane === undefined) return;
+  dropOlder(origin: JobOrigin, keep: Job): void {
+    const lane = origin.issued;
+    if (lane === null) return;
     for (const job of lane) if (job !== keep) this.jobs.remove(job);
     lane.length = 0;
     lane.push(keep);
   }
 
-  dropLane(laneId: number): void {
-    for (const job of this.perLane.get(laneId) ?? []) this.jobs.remove(job);
-    this.perLane.delete(laneId);
+  dropLane(origin: JobOrigin): void {
+    for (const job of origin.issued ?? []) this.jobs.remove(job);
+    origin.issued = null;
   }
 
   get size(): number {

@@ -74,6 +74,8 @@ export class Lane implements UpstreamHandler {
   private reissues = 0;
   private subscribedOnce = false;
   private subscribers: Array<(ok: boolean) => void> | null = null;
+  /** its live jobs, oldest first (the JobTable keeps them here) */
+  issued: Job[] | null = null;
 
   constructor(
     private readonly host: LaneHost,
@@ -211,7 +213,7 @@ export class Lane implements UpstreamHandler {
     // Shares already sent still get their answer (and their place in the ledgers).
     this.upstream?.retire("lane closed", RETIRE_GRACE_MS);
     this.upstream = null;
-    this.host.jobs.dropLane(this.id);
+    this.host.jobs.dropLane(this);
     for (const r of [...(this.subscribers ?? [])]) r(false);
   }
 
@@ -280,7 +282,7 @@ export class Lane implements UpstreamHandler {
     const first = this.current === null;
     const framing = this.framing === "auto" ? "passthrough" : this.framing;
     const issued = this.host.jobs.issue(this, u, job, framing, 0, 0, null, this.jobCap());
-    if (job.notify.cleanJobs) this.host.jobs.dropOlder(this.id, issued);
+    if (job.notify.cleanJobs) this.host.jobs.dropOlder(this, issued);
     this.current = issued;
     for (const m of this.miners) m.onLaneJob(this, issued);
     if (first && this.waitSet !== null) for (const m of [...this.waitSet]) m.onLaneReady(this);

@@ -18,6 +18,8 @@ import type { UpstreamOptions } from "./upstream.ts";
 /** A miner reconnecting within this time may resume its session (keeps its extranonce1). */
 const RESUME_WINDOW_MS = 10 * 60_000;
 const MAX_RECENT_SESSIONS = 4096;
+/** miners name their agents freely: past this many, the shared options start over */
+const MAX_AGENT_OPTIONS = 64;
 
 export class BitcoinRuntime
   extends LaneRuntime<MinerSession, Lane, SharedSource>
@@ -27,6 +29,7 @@ export class BitcoinRuntime
   /** session id → slot of recently closed re-framed sessions, for mining.subscribe resume */
   private readonly recentSessions = new Map<string, { slot: number; at: number }>();
   private knownMask = BIP320_MASK;
+  private readonly optionsByAgent = new Map<string, UpstreamOptions>();
 
   protected newMiner(socket: ByteSocket, ip: string, slot: number, tunnelled: boolean): MinerSession {
     return new MinerSession(this, socket, ip, slot, tunnelled);
@@ -72,8 +75,16 @@ export class BitcoinRuntime
 
   // ---- LaneHost ----
 
+  /** Sessions presenting the same agent share one options object (Efficient mode: one per miner). */
   upstreamOptions(agent: string | null): UpstreamOptions {
-    return { ...this.sessionOptions(agent), versionRolling: true };
+    const made = this.sessionOptions(agent);
+    let o = this.optionsByAgent.get(made.agent);
+    if (o === undefined) {
+      if (this.optionsByAgent.size >= MAX_AGENT_OPTIONS) this.optionsByAgent.clear();
+      o = { ...made, versionRolling: true };
+      this.optionsByAgent.set(made.agent, o);
+    }
+    return o;
   }
 
   laneUp(lane: Lane): void {

@@ -50,11 +50,12 @@ export interface UpstreamHandler {
   onClosed(u: Upstream, reason: string, healthy: boolean): void;
 }
 
+/** Shared by the sessions of a port that present the same agent: never changed once made. */
 export interface UpstreamOptions {
-  agent: string;
-  versionRolling: boolean;
-  connectTimeoutMs: number;
-  jobTimeoutMs: number;
+  readonly agent: string;
+  readonly versionRolling: boolean;
+  readonly connectTimeoutMs: number;
+  readonly jobTimeoutMs: number;
 }
 
 type Pending =
