@@ -7,7 +7,7 @@
 import type { DeviceView, SeriesSample, SeriesSink, TargetSample } from "../domain/engine.ts";
 import { connectionView, logConnection } from "./connection-log.ts";
 import { DeviceTable } from "./device-table.ts";
-import { HashrateWindow, zeroRates } from "./hashrate-window.ts";
+import { HashrateWindow, releasedWindow, zeroRates } from "./hashrate-window.ts";
 import { TargetMinutes } from "./target-minutes.ts";
 import { MAIN, WorkSplit } from "./work-split.ts";
 
@@ -275,11 +275,18 @@ export class DeviceRegistry {
 
   forgetPort(portId: number): void {
     for (const d of this.devices(portId)) this.forget(d);
+    const t = this.tallies.get(portId);
+    t?.work.release();
+    t?.pumped.release();
     this.tallies.delete(portId);
   }
 
   private forget(d: DeviceRecord): void {
     this.table.remove(d);
+    d.work.release();
+    d.pumped?.release();
+    // a late pool answer must not give a forgotten device a new place in the arena
+    d.pumped = releasedWindow;
   }
 
   private forgetOldestOffline(portId: number, count: number): void {

@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import type { SeriesSample } from "../../appliance/domain/engine.ts";
 import { DeviceRegistry } from "../../appliance/stats/device-registry.ts";
-import { HashrateWindow } from "../../appliance/stats/hashrate-window.ts";
+import { HashrateWindow, ringArena } from "../../appliance/stats/hashrate-window.ts";
 import { SeriesStore } from "../../appliance/stats/series-store.ts";
 import { migrate } from "../../appliance/store/db.ts";
 
@@ -22,6 +22,24 @@ describe("HashrateWindow", () => {
     const later = w.rates(T0 + 4_200_000);
     expect(later.current).toBe(0);
     expect(later.h4).toBeLessThan(200);
+  });
+
+  test("a released window's buckets go to the next window empty", () => {
+    const base = ringArena.inUse;
+    const old = Array.from({ length: 3000 }, () => new HashrateWindow(T0));
+    for (const w of old) w.add(5e9, T0 + 1000);
+    expect(ringArena.inUse).toBe(base + 3000);
+    for (const w of old) w.release();
+    expect(ringArena.inUse).toBe(base);
+    // released: work is dropped and nothing is taken for it
+    old[0]?.add(1, T0 + 2000);
+    expect(old[0]?.rates(T0 + 2000).current).toBe(0);
+    expect(ringArena.inUse).toBe(base);
+    const fresh = Array.from({ length: 3000 }, () => new HashrateWindow(T0));
+    for (const w of fresh) w.add(1000, T0 + 1000);
+    expect(ringArena.inUse).toBe(base + 3000);
+    for (const w of fresh) expect(w.rates(T0 + 60_000).h24).toBe(1000 / 60);
+    for (const w of fresh) w.release();
   });
 });
 
@@ -99,6 +117,31 @@ describe("DeviceRegistry under churn", () => {
     reg.tick(now + 25 * 3600_000, undefined);
     expect(names(1, false)).toHaveLength(0);
     expect(names(2, false)).toHaveLength(0);
+  });
+});
+
+describe("DeviceRegistry and the hashrate arena", () => {
+  test("forgotten devices give their hashrate buckets back, and a late answer for one takes none", () => {
+    const reg = new DeviceRegistry();
+    const base = ringArena.inUse;
+    const devices = Array.from({ length: 2000 }, (_, i) =>
+      reg.connect(3, "w", `r${i}`, "10.0.0.9", "sha256", T0),
+    );
+    for (const [i, d] of devices.entries()) {
+      reg.result(d, "valid", "main", 10, 1, true, T0 + 1000);
+      if (i < 1000) reg.result(d, "valid", "fee|1", 5, 1, true, T0 + 1000);
+    }
+    // each device's work window, the fee window of the 1,000 that mined for a fee, and the port's two
+    expect(ringArena.inUse).toBe(base + 2000 + 1000 + 2);
+    for (const d of devices) reg.disconnect(d, T0 + 2000);
+    reg.tick(T0 + 25 * 3600_000, undefined);
+    expect(reg.devices(3)).toHaveLength(0);
+    expect(ringArena.inUse).toBe(base + 2);
+    // a fee answer for a device that never mined for a fee before it was forgotten
+    reg.result(devices[1999] as (typeof devices)[0], "valid", "fee|1", 5, 1, true, T0 + 25 * 3600_000);
+    expect(ringArena.inUse).toBe(base + 2);
+    reg.forgetPort(3);
+    expect(ringArena.inUse).toBe(base);
   });
 });
 
