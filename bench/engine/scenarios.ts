@@ -65,11 +65,11 @@ export async function memoryPerMiner(mode: MemoryResult["mode"], miners: number)
       while (f.answered < target) await Bun.sleep(20);
     };
     await first.connect();
-    if (!bare) await mine(first);
+    await mine(first);
     const before = await proxy.memory();
     if (process.env.SNAP) await proxy.snap(`${process.env.SNAP}-a.json`);
     await rest.connect();
-    if (!bare) await mine(rest);
+    await mine(rest);
     await Bun.sleep(bare ? 500 : MEMORY_JOBS_BEFORE_MEASURING * MEMORY_JOB_INTERVAL_MS);
     const after = await proxy.memory();
     if (process.env.SNAP) await proxy.snap(`${process.env.SNAP}-b.json`);
