@@ -3,7 +3,7 @@
  * different upstreams never collide and a late share finds the session that issued its job.
  */
 
-import { FNV_START, mixHash, OpenIndex } from "../../open-index.ts";
+import { JobIndex } from "../job-index.ts";
 import { requestLine } from "../message.ts";
 import { type Framing, fitsUpstream, padFor } from "./framing.ts";
 import { Method } from "./methods.ts";
@@ -144,24 +144,9 @@ export class Job {
   }
 }
 
-/** The live jobs of a port by proxy job id (open-index.ts: no Map entry per job). */
-class JobIndex extends OpenIndex<Job, string> {
-  protected hashKey(id: string): number {
-    return mixHash(FNV_START, id) >>> 0;
-  }
-
-  protected hashItem(job: Job): number {
-    return this.hashKey(job.jobId);
-  }
-
-  protected matches(job: Job, id: string): boolean {
-    return job.jobId === id;
-  }
-}
-
 /** All live jobs of a port, bounded per lane. */
 export class JobTable {
-  private readonly jobs = new JobIndex();
+  private readonly jobs = new JobIndex<Job>();
   private seq = 0;
 
   issue(

@@ -3,6 +3,7 @@
  * the value of blob[42] reserved for that miner — under a proxy job id unique on the port, so that
  * a late share finds the session that issued its job and the byte it must carry.
  */
+import { JobIndex } from "../job-index.ts";
 import { oldestMayGo } from "../miner-jobs.ts";
 import type { PoolJob } from "./messages.ts";
 import { byteHex, withByte } from "./nonce.ts";
@@ -47,14 +48,14 @@ export class Job {
 
 interface LaneJob {
   readonly source: PoolJob;
-  readonly ids: string[];
+  readonly jobs: Job[];
   readonly sentAt: number;
 }
 
 /** All live jobs of a port: the pool jobs each lane keeps, every byte given out. */
 export class JobTable {
-  private readonly jobs = new Map<string, Job>();
-  /** per lane, oldest first: a pool job, the proxy ids issued for it, when its first id went out */
+  private readonly jobs = new JobIndex<Job>();
+  /** per lane, oldest first: a pool job, the proxy jobs issued for it, when the first went out */
   private readonly perLane = new Map<number, LaneJob[]>();
   private seq = 0;
 
@@ -69,8 +70,8 @@ export class JobTable {
     source.nextByte++;
     const id = (++this.seq).toString(16);
     const job = new Job(id, origin, upstream, source, byteHex(b));
-    this.jobs.set(id, job);
-    this.entryFor(origin.id, source).ids.push(id);
+    this.jobs.add(job);
+    this.entryFor(origin.id, source).jobs.push(job);
     return job;
   }
 
@@ -85,19 +86,19 @@ export class JobTable {
     const found = list.find((e) => e.source === source);
     if (found !== undefined) return found;
     const now = Date.now();
-    const entry: LaneJob = { source, ids: [], sentAt: now };
+    const entry: LaneJob = { source, jobs: [], sentAt: now };
     list.push(entry);
     while (oldestMayGo(list, now, POOL_JOBS_KEPT))
-      for (const id of list.shift()?.ids ?? []) this.jobs.delete(id);
+      for (const job of list.shift()?.jobs ?? []) this.jobs.remove(job);
     return entry;
   }
 
   get(jobId: string): Job | undefined {
-    return this.jobs.get(jobId);
+    return this.jobs.find(jobId);
   }
 
   dropLane(laneId: number): void {
-    for (const e of this.perLane.get(laneId) ?? []) for (const id of e.ids) this.jobs.delete(id);
+    for (const e of this.perLane.get(laneId) ?? []) for (const job of e.jobs) this.jobs.remove(job);
     this.perLane.delete(laneId);
   }
 
