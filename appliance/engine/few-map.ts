@@ -73,6 +73,10 @@ export class FewMap<K, V> implements Iterable<[K, V]> {
     for (const [, v] of this) yield v;
   }
 
+  *keys(): IterableIterator<K> {
+    for (const [k] of this) yield k;
+  }
+
   *[Symbol.iterator](): IterableIterator<[K, V]> {
     if (this.map !== null) {
       yield* this.map;

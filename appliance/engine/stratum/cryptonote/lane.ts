@@ -5,6 +5,7 @@
  * jobs that cannot be split (nonce.ts).
  */
 import type { LogLevel } from "../../../domain/engine.ts";
+import { FewSet } from "../../few-map.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
 import { BYTES_PER_JOB, type Job, type JobTable } from "./job.ts";
 import type { PoolJob } from "./messages.ts";
@@ -47,10 +48,10 @@ export class Lane implements UpstreamHandler {
   /** the pool's latest job on the live session */
   current: PoolJob | null = null;
   /** miners that mine this lane's jobs now */
-  readonly miners = new Set<LaneMiner>();
+  readonly miners = new FewSet<LaneMiner>();
   /** miners holding a place on this lane (at most BYTES_PER_JOB), whether mining here now or not */
-  readonly members = new Set<LaneMiner>();
-  readonly waiting = new Set<LaneMiner>();
+  readonly members = new FewSet<LaneMiner>();
+  readonly waiting = new FewSet<LaneMiner>();
   /** when the current session started; hashrate protection looks at it */
   sessionSince = 0;
   lastActive = Date.now();
@@ -183,10 +184,10 @@ export class Lane implements UpstreamHandler {
     if (first) this.sessionSince = Date.now();
     this.backoff = this.host.backoffMs;
     this.current = job;
-    for (const m of [...this.miners]) m.onLaneJob(this);
+    for (const m of [...this.miners.keys()]) m.onLaneJob(this);
     if (first) {
       for (const w of [...(this.jobWaiters ?? [])]) w(true);
-      for (const m of [...this.waiting]) m.onLaneReady(this);
+      for (const m of [...this.waiting.keys()]) m.onLaneReady(this);
     }
   }
 
@@ -200,7 +201,7 @@ export class Lane implements UpstreamHandler {
     if (!this.shared && reason.startsWith(LOGIN_REFUSED))
       for (const w of [...(this.jobWaiters ?? [])]) w(false);
     this.host.laneDown(this, u.endpoint, reason, healthy);
-    for (const m of [...this.miners]) m.onLaneDown(this);
+    for (const m of [...this.miners.keys()]) m.onLaneDown(this);
     this.scheduleRetry();
   }
 }

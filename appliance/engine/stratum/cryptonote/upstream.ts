@@ -6,6 +6,7 @@
  */
 import type { Socket, SocketHandler } from "bun";
 import { deadlines } from "../../deadlines.ts";
+import { FewMap } from "../../few-map.ts";
 import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import { LineWriter, POOL_MAX_PENDING_BYTES } from "../../transport/line-writer.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
@@ -70,7 +71,7 @@ export class Upstream {
   private socket: Socket<Upstream> | null = null;
   private writer: LineWriter | null = null;
   private readonly splitter = new LineSplitter(MAX_LINE_BYTES, this);
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new FewMap<number, Pending>();
   private nextId = 1;
   // Its timeout (connect, no job in time, a retiring session's grace) and, when the pool asks for
   // them, its keepalives, in the thread's one sweep (deadlines.ts) rather than two timers per
