@@ -1,12 +1,14 @@
 /**
  * Engine benchmarks for `make bench` (bench/run.ts calls runEngineBenchmarks). Run alone with
- * `node_modules/.bin/bun bench/engine/index.ts`. Bounded: about a minute and a half on 2 cores.
+ * `node_modules/.bin/bun bench/engine/index.ts`. Bounded: about 3.5 minutes on 2 cores, most of it
+ * the memory scenarios with their baselines.
  */
 import {
   addedLatency,
   type FeeResult,
   feeAccuracy,
   type LatencyResult,
+  type MemoryMode,
   type MemoryResult,
   memoryPerMiner,
   sharesPerSecond,
@@ -23,7 +25,16 @@ export interface EngineBenchmarks {
   markdown: string;
 }
 
-/** Pool mode holds one socket per miner, Efficient two; 9,000 keeps Efficient under 20,000 descriptors. */
+const memoryRowName = (m: MemoryResult): string => {
+  if (m.mode === "Pool" || m.mode === "Efficient")
+    return `memory per miner, ${m.mode} mode, ${m.miners} miners`;
+  const what =
+    m.mode === "bare Bun relay"
+      ? "bare Bun relay (two sockets a miner, as in Efficient mode)"
+      : "bare Bun socket server (one socket a miner, as in Pool mode)";
+  const held = m.stateBytes > 0 ? `, holding ${m.stateBytes} B of objects a connection` : "";
+  return `memory per miner, baseline: ${what}${held}, ${m.miners} miners`;
+};
 const stallText = (s: StallSummary): string =>
   `proxy stalled over 1 ms ${s.stalls} times in ${s.ticks} ticks of 5 ms (max ${s.maxMs} ms): of those ${s.stalledWallMs} ms, ` +
   (s.onCpuMs === null
@@ -34,12 +45,25 @@ export async function runEngineBenchmarks(
   log: (line: string) => void = console.log,
 ): Promise<EngineBenchmarks> {
   const memory: MemoryResult[] = [];
-  memory.push(await memoryPerMiner("bare Bun socket server", 10_000));
-  log(`memory baseline: ${JSON.stringify(memory[0])}`);
-  memory.push(await memoryPerMiner("Pool", 10_000));
-  log(`memory Pool: ${JSON.stringify(memory[1])}`);
-  memory.push(await memoryPerMiner("Efficient", 9_000));
-  log(`memory Efficient: ${JSON.stringify(memory[2])}`);
+  const measure = async (mode: MemoryMode, miners: number, stateBytes = 0): Promise<MemoryResult> => {
+    const m = await memoryPerMiner(mode, miners, stateBytes);
+    log(`memory ${mode}: ${JSON.stringify(m)}`);
+    memory.push(m);
+    return m;
+  };
+  // Each mode beside Bun alone: the bare baseline, then the baseline holding the proxy's live heap
+  // per miner in long-lived objects and nothing else (what the runtime would take for that heap).
+  // Pool mode holds one socket per miner, Efficient two: 9,000 keeps those under 20,000 descriptors.
+  const server = await measure("bare Bun socket server", 10_000);
+  const pool = await measure("Pool", 10_000);
+  await measure(
+    "bare Bun socket server",
+    10_000,
+    Math.max(0, pool.heapBytesPerMiner - server.heapBytesPerMiner),
+  );
+  const relay = await measure("bare Bun relay", 9_000);
+  const efficient = await measure("Efficient", 9_000);
+  await measure("bare Bun relay", 9_000, Math.max(0, efficient.heapBytesPerMiner - relay.heapBytesPerMiner));
   const latency = [await addedLatency(5000, 5000, 1000), await addedLatency(5000, 5000, 30_000)];
   log(`latency: ${JSON.stringify(latency)}`);
   const throughput = [await sharesPerSecond("Efficient"), await sharesPerSecond("Pool")];
@@ -48,9 +72,7 @@ export async function runEngineBenchmarks(
   log(`fee: ${JSON.stringify(fee)}`);
   const rows = [
     ...memory.map((m) => [
-      m.mode === "bare Bun socket server"
-        ? `memory per connection, bare Bun socket server (baseline), ${m.miners} connections`
-        : `memory per miner, ${m.mode} mode, ${m.miners} miners`,
+      memoryRowName(m),
       `${(m.bytesPerMiner / 1024).toFixed(2)} KB, live heap ${(m.heapBytesPerMiner / 1024).toFixed(2)} KB (process RSS ${m.rssMiB} MiB)`,
     ]),
     ...latency.map((l) => [

@@ -19,13 +19,21 @@ export class ProxyProcess {
 
   port = 0;
 
-  /** `port` null starts the bare-socket baseline instead of the proxy; `scaled`: its fee clock. */
-  static start(port: Port | null, scaled?: TimeScale): Promise<ProxyProcess> {
-    return ProxyProcess.spawn(
-      port === null
-        ? ["bare-child.ts"]
-        : ["proxy-child.ts", JSON.stringify(port), ...(scaled ? [JSON.stringify(scaled)] : [])],
-    );
+  /** The proxy serving `port`; `scaled`: its fee clock. */
+  static start(port: Port, scaled?: TimeScale): Promise<ProxyProcess> {
+    return ProxyProcess.spawn([
+      "proxy-child.ts",
+      JSON.stringify(port),
+      ...(scaled ? [JSON.stringify(scaled)] : []),
+    ]);
+  }
+
+  /**
+   * A baseline instead of the proxy (bare-child.ts): a bare socket server, or with `relayTo` (a
+   * pool's host:port) a bare relay, holding `stateBytes` of JavaScript state per connection.
+   */
+  static startBare(stateBytes: number, relayTo?: string): Promise<ProxyProcess> {
+    return ProxyProcess.spawn(["bare-child.ts", String(stateBytes), ...(relayTo ? [relayTo] : [])]);
   }
 
   /** A test pool in its own process (pool-child.ts): `port` is the pool's, `stop` ends it. */

@@ -30,9 +30,14 @@ const portFor = (pool: { address: string }, mode: number, extra: Partial<Port> =
     ...extra,
   });
 
+/** The proxy in a mode, or a baseline of Bun alone (bare-child.ts): one socket a miner, or two. */
+export type MemoryMode = "Pool" | "Efficient" | "bare Bun socket server" | "bare Bun relay";
+
 export interface MemoryResult {
-  mode: "Pool" | "Efficient" | "bare Bun socket server";
+  mode: MemoryMode;
   miners: number;
+  /** baselines: JavaScript state held per connection, allocated once (no garbage) */
+  stateBytes: number;
   bytesPerMiner: number;
   /** the part of it that is live JavaScript heap after a forced GC (the rest: sockets, GC headroom) */
   heapBytesPerMiner: number;
@@ -48,12 +53,25 @@ export interface MemoryResult {
 const MEMORY_JOB_INTERVAL_MS = 3_000;
 const MEMORY_JOBS_BEFORE_MEASURING = 7;
 
-export async function memoryPerMiner(mode: MemoryResult["mode"], miners: number): Promise<MemoryResult> {
+const startMemoryTarget = (mode: MemoryMode, pool: TestPool, stateBytes: number): Promise<ProxyProcess> => {
+  if (mode === "bare Bun socket server") return ProxyProcess.startBare(stateBytes);
+  if (mode === "bare Bun relay") return ProxyProcess.startBare(stateBytes, pool.address);
+  return ProxyProcess.start(portFor(pool, mode === "Pool" ? ProxyMode.POOL : ProxyMode.EFFICIENT));
+};
+
+/**
+ * RSS and live heap per miner between 200 and `miners` miners that have each mined two shares.
+ * `stateBytes` is for the baselines only: with the proxy's live heap per miner it shows what Bun
+ * alone would take for that heap, held without the garbage the proxy makes around it.
+ */
+export async function memoryPerMiner(
+  mode: MemoryMode,
+  miners: number,
+  stateBytes = 0,
+): Promise<MemoryResult> {
   const pool = await benchPool(1, MEMORY_JOB_INTERVAL_MS);
   const bare = mode === "bare Bun socket server";
-  const proxy = await ProxyProcess.start(
-    bare ? null : portFor(pool, mode === "Pool" ? ProxyMode.POOL : ProxyMode.EFFICIENT),
-  );
+  const proxy = await startMemoryTarget(mode, pool, stateBytes);
   const warm = 200;
   const first = new Fleet({ port: proxy.port, count: warm, user: (i) => `w${i}.r${i}` });
   const rest = new Fleet({ port: proxy.port, count: miners - warm, user: (i) => `x${i}.r${i}` });
@@ -76,6 +94,7 @@ export async function memoryPerMiner(mode: MemoryResult["mode"], miners: number)
     return {
       mode,
       miners,
+      stateBytes,
       bytesPerMiner: Math.round((after.rss - before.rss) / (miners - warm)),
       heapBytesPerMiner: Math.round((after.heap - before.heap) / (miners - warm)),
       rssMiB: Math.round(after.rss / 2 ** 20),
