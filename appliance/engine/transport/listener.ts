@@ -24,7 +24,12 @@ export interface RunningListener {
 
 const TLS_HANDSHAKE = 0x16;
 
-const ipOf = (s: { remoteAddress: string }): string => s.remoteAddress.replace(/^::ffff:/, "");
+const V4_MAPPED = "::ffff:";
+/** The peer's address, an IPv4-mapped IPv6 one as plain IPv4 (no regex: a literal makes a RegExp object a call). */
+const ipOf = (s: { remoteAddress: string }): string => {
+  const a = s.remoteAddress;
+  return a.startsWith(V4_MAPPED) ? a.slice(V4_MAPPED.length) : a;
+};
 
 function listen<T>(
   hostname: string,
