@@ -15,6 +15,9 @@ const BENCHES = [
   "bench/api/cold-start.ts",
   "bench/api/hostile-latency.ts",
   "bench/engine/index.ts",
+  // objects the proxy makes per login, share and job (the garbage behind the memory figures)
+  "bench/engine/allocations.ts Pool",
+  "bench/engine/allocations.ts Efficient",
   "bench/engine/fee-matrix.ts",
   "bench/engine/fee-sockets.ts",
   "bench/engine/family.ts ethereum",

@@ -1,11 +1,13 @@
 /**
  * The proxy under test, in its own process so that its memory is measured alone. Reads a Port as
  * JSON from argv, starts an Engine, prints "READY <port>", then answers "mem", "stats",
- * "snap <file>" (a heap snapshot after a full GC) and "stalls-start"/"stalls" (stall-meter.ts) on stdin.
+ * "snap <file>" (a heap snapshot after a full GC), "stalls-start"/"stalls" (stall-meter.ts) and
+ * "count-start"/"count" (allocation-count.ts) on stdin.
  * An optional second argument, a TimeScale (scaled-clock.ts), runs the fee scheduler on scaled time.
  */
 import type { Port } from "../../appliance/domain/port.ts";
 import { Engine } from "../../appliance/engine/engine.ts";
+import { AllocationCounter } from "./allocation-count.ts";
 import { scaledClock, type TimeScale } from "./scaled-clock.ts";
 import { StallMeter } from "./stall-meter.ts";
 
@@ -26,6 +28,7 @@ await engine.apply(port);
 process.stdout.write(`READY ${engine.running(port.id)?.boundPort ?? 0}\n`);
 
 const stalls = new StallMeter();
+const allocations = new AllocationCounter();
 const decoder = new TextDecoder();
 for await (const chunk of Bun.stdin.stream()) {
   for (const cmd of decoder.decode(chunk).split("\n")) {
@@ -37,6 +40,11 @@ for await (const chunk of Bun.stdin.stream()) {
       Bun.gc(true);
       await Bun.write(cmd.slice(5), JSON.stringify(Bun.generateHeapSnapshot()));
       process.stdout.write("SNAP\n");
+    } else if (cmd === "count-start") {
+      allocations.start();
+      process.stdout.write("COUNTING\n");
+    } else if (cmd === "count") {
+      process.stdout.write(`COUNT ${JSON.stringify(allocations.stop())}\n`);
     } else if (cmd === "stats") {
       process.stdout.write(`STATS ${JSON.stringify(engine.live.portStats(port.id))}\n`);
     } else if (cmd === "stalls-start") {

@@ -6,6 +6,7 @@ import type { Subprocess } from "bun";
 import type { PortStatsView } from "../../appliance/domain/engine.ts";
 import type { Port } from "../../appliance/domain/port.ts";
 import type { TestPoolOptions } from "../../test/support/stratum/test-pool.ts";
+import type { AllocationWindow } from "./allocation-count.ts";
 import type { TimeScale } from "./scaled-clock.ts";
 import type { StallSummary } from "./stall-meter.ts";
 
@@ -105,6 +106,21 @@ export class ProxyProcess {
   stallsStart(): void {
     this.child.stdin.write("stalls-start\n");
     this.child.stdin.flush();
+  }
+
+  /** Starts counting the objects the proxy makes (allocation-count.ts); resolves once counting. */
+  async countStart(): Promise<void> {
+    const p = this.next("COUNTING");
+    this.child.stdin.write("count-start\n");
+    this.child.stdin.flush();
+    await p;
+  }
+
+  async count(): Promise<AllocationWindow> {
+    const p = this.next("COUNT ");
+    this.child.stdin.write("count\n");
+    this.child.stdin.flush();
+    return JSON.parse((await p).slice(6)) as AllocationWindow;
   }
 
   async stalls(): Promise<StallSummary> {
