@@ -276,11 +276,22 @@ export class MinerSession implements LaneMiner, MinerConnection {
     this.writer.write(resultLine(id, result));
   }
 
-  private async subscribe(id: StratumId, params: unknown[]): Promise<void> {
+  /**
+   * Answered at once on a shared lane; only a miner on its own pool session (Efficient and
+   * Compatible mode, a tunnel stream) waits for it, asynchronously. The login path allocates once
+   * per miner, and a promise with its reactions where nothing waits was garbage every login left
+   * among the miner's long-lived objects (docs/benchmarks.md: what Bun alone takes).
+   */
+  private subscribe(id: StratumId, params: unknown[]): Promise<void> | undefined {
     const s = parseSubscribe(params);
-    if (s instanceof StratumError) return this.strike(id, s);
-    if (this.state !== "connected")
-      return this.strike(id, new StratumError(ErrorCode.OTHER, "already subscribed"));
+    if (s instanceof StratumError) {
+      this.strike(id, s);
+      return;
+    }
+    if (this.state !== "connected") {
+      this.strike(id, new StratumError(ErrorCode.OTHER, "already subscribed"));
+      return;
+    }
     // Farms run many identical miners: share one copy of the agent, wallet and upstream name.
     this.agent = intern(s.agent);
     this.sessionId = this.id.toString(16).padStart(8, "0");
@@ -294,26 +305,33 @@ export class MinerSession implements LaneMiner, MinerConnection {
     const lane = this.host.mainLane(this);
     if (lane === null) {
       this.writer.write(errorLine(id, new StratumError(ErrorCode.OTHER, "no pool configured")));
-      return this.close("no pool configured");
+      this.close("no pool configured");
+      return;
     }
     this.main = lane;
-    let poolSize = 0;
-    if (!lane.shared || this.tunnelled) {
-      // Efficient/Compatible: the miner's own session must exist to know its extranonce sizes; a
-      // tunnel stream's width is what its main session leaves, in Pool mode too.
-      const ok = await lane.whenSubscribed(this.host.timing.connectTimeoutMs * 2);
-      const u = lane.upstream;
-      if (!ok || (u === null && !lane.shared) || (this.state as MinerState) === "closed") {
-        this.writer.write(errorLine(id, new StratumError(ErrorCode.OTHER, "pool unavailable")));
-        return this.close("pool unavailable at subscribe");
-      }
-      poolSize = lane.extranonce2Size;
-      this.framing = lane.framing === "passthrough" ? "passthrough" : "reframe";
-      if (this.framing === "passthrough" && u !== null) {
-        this.extranonce1 = u.extranonce1;
-        this.extranonce2Size = u.extranonce2Size;
-      }
+    // Efficient/Compatible: the miner's own session must exist to know its extranonce sizes; a
+    // tunnel stream's width is what its main session leaves, in Pool mode too.
+    if (!lane.shared || this.tunnelled) return this.subscribeWhenSessionIs(id, lane);
+    this.subscribed(id, 0);
+  }
+
+  private async subscribeWhenSessionIs(id: StratumId, lane: Lane): Promise<void> {
+    const ok = await lane.whenSubscribed(this.host.timing.connectTimeoutMs * 2);
+    const u = lane.upstream;
+    if (!ok || (u === null && !lane.shared) || (this.state as MinerState) === "closed") {
+      this.writer.write(errorLine(id, new StratumError(ErrorCode.OTHER, "pool unavailable")));
+      return this.close("pool unavailable at subscribe");
     }
+    this.framing = lane.framing === "passthrough" ? "passthrough" : "reframe";
+    if (this.framing === "passthrough" && u !== null) {
+      this.extranonce1 = u.extranonce1;
+      this.extranonce2Size = u.extranonce2Size;
+    }
+    this.subscribed(id, lane.extranonce2Size);
+  }
+
+  /** `poolSize`: the extranonce2 bytes of the miner's own session, 0 on a shared lane. */
+  private subscribed(id: StratumId, poolSize: number): void {
     if (this.framing === "reframe") {
       this.extranonce1 = slotHex(this.slot);
       this.extranonce2Size = minerWidth(poolSize, this.tunnelled);
@@ -332,9 +350,13 @@ export class MinerSession implements LaneMiner, MinerConnection {
     );
   }
 
-  private async authorize(id: StratumId, params: unknown[]): Promise<void> {
+  /** Answered at once on a shared lane; a miner's own pool session is asked first, asynchronously. */
+  private authorize(id: StratumId, params: unknown[]): Promise<void> | undefined {
     const a = parseAuthorize(params);
-    if (a instanceof StratumError) return this.strike(id, a);
+    if (a instanceof StratumError) {
+      this.strike(id, a);
+      return;
+    }
     if (this.state === "connected") {
       this.writer.write(errorLine(id, new StratumError(ErrorCode.NOT_SUBSCRIBED, "not subscribed")));
       return;
@@ -344,21 +366,42 @@ export class MinerSession implements LaneMiner, MinerConnection {
     if (this.host.isWalletBanned(original.wallet)) {
       this.host.log("warn", `miner ${this.ip}: wallet ${original.wallet} is banned`);
       this.writer.write(errorLine(id, new StratumError(ErrorCode.UNAUTHORIZED, "wallet banned")));
-      return this.close("banned wallet");
+      this.close("banned wallet");
+      return;
     }
     const config = this.host.config;
     const upstreamUser = intern(joinUser(rewriteIdentity(original, config)));
     const lane = this.main as Lane;
-    if (!lane.shared) {
-      const ok = await lane.addUser(upstreamUser, a.password);
-      if (this.state === "closed") return;
-      if (!ok) {
-        this.writer.write(errorLine(id, new StratumError(ErrorCode.UNAUTHORIZED, "pool refused the worker")));
-        return;
-      }
+    if (!lane.shared) return this.authorizeOnOwnSession(id, a, original, upstreamUser, lane);
+    this.authorized(id, a.user, original, upstreamUser, lane);
+  }
+
+  private async authorizeOnOwnSession(
+    id: StratumId,
+    a: { user: string; password: string },
+    original: { wallet: string; name: string },
+    upstreamUser: string,
+    lane: Lane,
+  ): Promise<void> {
+    const ok = await lane.addUser(upstreamUser, a.password);
+    if (this.state === "closed") return;
+    if (!ok) {
+      this.writer.write(errorLine(id, new StratumError(ErrorCode.UNAUTHORIZED, "pool refused the worker")));
+      return;
     }
+    this.authorized(id, a.user, original, upstreamUser, lane);
+  }
+
+  /** The worker `user` is in: its device, its fee seat, and work on the main lane. */
+  private authorized(
+    id: StratumId,
+    user: string,
+    original: { wallet: string; name: string },
+    upstreamUser: string,
+    lane: Lane,
+  ): void {
     const now = Date.now();
-    const existing = this.worker(a.user);
+    const existing = this.worker(user);
     const device =
       existing?.device ??
       this.host.registry.connect(
@@ -374,14 +417,14 @@ export class MinerSession implements LaneMiner, MinerConnection {
     const worker: Worker = { upstreamUser, device };
     this.writer.write(resultLine(id, true));
     if (this.primary !== null) {
-      if (a.user !== this.primaryUser) {
+      if (user !== this.primaryUser) {
         this.others ??= new Map();
-        this.others.set(a.user, worker);
+        this.others.set(user, worker);
       } else this.primary = worker;
       return;
     }
     this.primary = worker;
-    this.primaryUser = a.user;
+    this.primaryUser = user;
     this.state = "authorized";
     if (this.loginTimer) clearTimeout(this.loginTimer);
     this.loginTimer = null;
