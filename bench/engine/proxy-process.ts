@@ -79,60 +79,52 @@ export class ProxyProcess {
     return new Promise((resolve) => this.waiters.push({ prefix, resolve }));
   }
 
-  async memory(): Promise<{ rss: number; heap: number }> {
-    const p = this.next("MEM ");
-    this.child.stdin.write("mem\n");
+  private send(command: string): void {
+    this.child.stdin.write(`${command}\n`);
     this.child.stdin.flush();
-    const [rss, heap] = (await p).slice(4).split(" ").map(Number);
+  }
+
+  /** Sends `command` and resolves with what follows `reply` on the child's answering line. */
+  private async ask(command: string, reply: string): Promise<string> {
+    const p = this.next(reply);
+    this.send(command);
+    return (await p).slice(reply.length);
+  }
+
+  async memory(): Promise<{ rss: number; heap: number }> {
+    const [rss, heap] = (await this.ask("mem", "MEM ")).split(" ").map(Number);
     return { rss: rss as number, heap: heap as number };
   }
 
   /** Writes a heap snapshot of the proxy (after a full GC) to `path`. */
   async snap(path: string): Promise<void> {
-    const p = this.next("SNAP");
-    this.child.stdin.write(`snap ${path}\n`);
-    this.child.stdin.flush();
-    await p;
+    await this.ask(`snap ${path}`, "SNAP");
   }
 
   async stats(): Promise<PortStatsView> {
-    const p = this.next("STATS ");
-    this.child.stdin.write("stats\n");
-    this.child.stdin.flush();
-    return JSON.parse((await p).slice(6)) as PortStatsView;
+    return JSON.parse(await this.ask("stats", "STATS ")) as PortStatsView;
   }
 
   /** Starts measuring the proxy's event-loop stalls (stall-meter.ts). */
   stallsStart(): void {
-    this.child.stdin.write("stalls-start\n");
-    this.child.stdin.flush();
+    this.send("stalls-start");
+  }
+
+  async stalls(): Promise<StallSummary> {
+    return JSON.parse(await this.ask("stalls", "STALLS ")) as StallSummary;
   }
 
   /** Starts counting the objects the proxy makes (allocation-count.ts); resolves once counting. */
   async countStart(): Promise<void> {
-    const p = this.next("COUNTING");
-    this.child.stdin.write("count-start\n");
-    this.child.stdin.flush();
-    await p;
+    await this.ask("count-start", "COUNTING");
   }
 
   async count(): Promise<AllocationWindow> {
-    const p = this.next("COUNT ");
-    this.child.stdin.write("count\n");
-    this.child.stdin.flush();
-    return JSON.parse((await p).slice(6)) as AllocationWindow;
-  }
-
-  async stalls(): Promise<StallSummary> {
-    const p = this.next("STALLS ");
-    this.child.stdin.write("stalls\n");
-    this.child.stdin.flush();
-    return JSON.parse((await p).slice(7)) as StallSummary;
+    return JSON.parse(await this.ask("count", "COUNT ")) as AllocationWindow;
   }
 
   async stop(): Promise<void> {
-    this.child.stdin.write("exit\n");
-    this.child.stdin.flush();
+    this.send("exit");
     await Promise.race([this.child.exited, Bun.sleep(5000)]);
     this.child.kill();
   }
