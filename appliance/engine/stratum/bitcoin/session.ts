@@ -207,9 +207,11 @@ export class MinerSession implements LaneMiner, MinerConnection {
     });
   }
 
-  private strike(id: StratumId, error: StratumError): void {
+  /** Answers a bad request; undefined, so that a handler may `return this.strike(…)`. */
+  private strike(id: StratumId, error: StratumError): undefined {
     this.writer.write(errorLine(id, error));
     if (++this.strikes > MAX_STRIKES) this.close(`too many bad requests (last: ${error.message})`);
+    return undefined;
   }
 
   private handle(line: string): Promise<void> | undefined {
@@ -284,14 +286,9 @@ export class MinerSession implements LaneMiner, MinerConnection {
    */
   private subscribe(id: StratumId, params: unknown[]): Promise<void> | undefined {
     const s = parseSubscribe(params);
-    if (s instanceof StratumError) {
-      this.strike(id, s);
-      return;
-    }
-    if (this.state !== "connected") {
-      this.strike(id, new StratumError(ErrorCode.OTHER, "already subscribed"));
-      return;
-    }
+    if (s instanceof StratumError) return this.strike(id, s);
+    if (this.state !== "connected")
+      return this.strike(id, new StratumError(ErrorCode.OTHER, "already subscribed"));
     // Farms run many identical miners: share one copy of the agent, wallet and upstream name.
     this.agent = intern(s.agent);
     this.sessionId = this.id.toString(16).padStart(8, "0");
@@ -353,10 +350,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
   /** Answered at once on a shared lane; a miner's own pool session is asked first, asynchronously. */
   private authorize(id: StratumId, params: unknown[]): Promise<void> | undefined {
     const a = parseAuthorize(params);
-    if (a instanceof StratumError) {
-      this.strike(id, a);
-      return;
-    }
+    if (a instanceof StratumError) return this.strike(id, a);
     if (this.state === "connected") {
       this.writer.write(errorLine(id, new StratumError(ErrorCode.NOT_SUBSCRIBED, "not subscribed")));
       return;
