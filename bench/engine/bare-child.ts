@@ -48,8 +48,7 @@ interface Conn {
   early: Uint8Array[];
 }
 
-const relayTo = process.argv[3];
-const [relayHost, relayPort] = relayTo ? [relayTo.split(":")[0], Number(relayTo.split(":")[1])] : [];
+const [relayHost, relayPort] = process.argv[3]?.split(":") ?? [];
 
 function answer(s: { data: Conn; write(data: string): number }, chunk: Uint8Array): void {
   let out = "";
@@ -73,7 +72,7 @@ const server = Bun.listen<Conn>({
       if (relayHost === undefined) return;
       void Bun.connect<null>({
         hostname: relayHost,
-        port: relayPort as number,
+        port: Number(relayPort),
         socket: {
           data: (_p, chunk) => void s.write(chunk),
           close: () => void s.end(),
