@@ -76,6 +76,9 @@ export async function login(
   remember?: boolean,
 ): Promise<void> {
   await page.goto(`${url}/login`);
+  // type the code only once its image is there, as a user would: a fresh appliance starts its
+  // captcha worker on the first request, and a form sent before that carries no captcha id
+  await page.locator("form img").waitFor({ timeout: 45_000 });
   if (remember !== undefined) await page.getByLabel("Remember account").setChecked(remember);
   await page.fill('input[name="username"]', username);
   await page.fill('input[name="password"]', password);
