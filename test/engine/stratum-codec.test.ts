@@ -57,6 +57,23 @@ describe("LineSplitter", () => {
     s.push(bytes.subarray(2));
     expect(out).toEqual(["矿工"]);
   });
+
+  test("decodes a chunk that is a view into a larger buffer, and replaces invalid UTF-8 with U+FFFD", () => {
+    const out: string[] = [];
+    const s = new LineSplitter(
+      100,
+      lineSink(
+        (l) => out.push(l),
+        () => {},
+      ),
+    );
+    const backing = enc.encode('junk{"w":"é"}\r\nxy\n');
+    s.push(backing.subarray(4, 13));
+    s.push(backing.subarray(13));
+    const bad = new Uint8Array([0x61, 0xff, 0xfe, 0x62, 0x0a]);
+    s.push(bad.subarray(0));
+    expect(out).toEqual(['{"w":"é"}', "xy", "a\ufffd\ufffdb"]);
+  });
 });
 
 describe("parseMessage", () => {
