@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { ConnectMode, ListenProtocol, ProxyMode } from "../../appliance/domain/port.ts";
 import type { BitcoinRuntime } from "../../appliance/engine/stratum/bitcoin/runtime.ts";
+import { freePort } from "../support/free-port.ts";
 import {
   makeEngine,
   makePort,
@@ -100,6 +101,40 @@ describe("hostile input and limits", () => {
     flood.send(`${'{"id":1,"method":"mining.ping","params":[]}\n'.repeat(200)}`);
     await until(() => flood.closed);
     expect(t.logs.some((l) => l.includes("flood"))).toBe(true);
+  });
+
+  test("Efficient mode holds the lines behind a login until the miner's own pool session answers, then answers them in order: a worker the pool does not know is refused, a known one after it mines", async () => {
+    const { pool, t } = await setup({ unknownWorkers: ["stranger.rig"] });
+    const port = makePort({ pool_address: pool.address, mode: ProxyMode.EFFICIENT });
+    const c = await RawClient.connect(await t.start(port));
+    cleanup.push(() => c.close());
+    c.request(1, "mining.subscribe", []);
+    c.request(2, "mining.authorize", ["stranger.rig", "x"]);
+    c.request(3, "mining.submit", ["stranger.rig", "0", "00000000", "00000000", "00000000"]);
+    c.request(4, "mining.authorize", ["known.rig", "x"]);
+    c.request(5, "mining.ping", []);
+    await until(() => c.lines.some((l) => l.includes('"method":"mining.notify"')));
+    const answered = c.lines.map((l) => JSON.parse(l)).filter((m) => m.method === undefined);
+    expect(answered.map((m) => m.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(answered[1].error.slice(0, 2)).toEqual([24, "pool refused the worker"]);
+    expect(answered[2].error.slice(0, 2)).toEqual([24, "unauthorized worker"]);
+    expect(answered[3].result).toBe(true);
+    expect(answered[4].result).toBe("pong");
+    expect(t.engine.live.workers(port.id).map((d) => `${d.wallet}.${d.name}`)).toEqual(["known.rig"]);
+  });
+
+  test("Efficient mode: a pool that cannot be reached answers the held subscribe 'pool unavailable' after twice the connect timeout, long before the login timeout", async () => {
+    const { t } = await setup({}, { connectTimeoutMs: 300, loginTimeoutMs: 600_000 });
+    const nowhere = `127.0.0.1:${freePort()}`;
+    const listen = await t.start(makePort({ pool_address: nowhere, mode: ProxyMode.EFFICIENT }));
+    const c = await RawClient.connect(listen);
+    c.request(1, "mining.subscribe", []);
+    c.request(2, "mining.authorize", ["w.rig", "x"]);
+    await until(() => c.closed);
+    expect(c.answer(1)?.error).toEqual([20, "pool unavailable", null]);
+    expect(c.answer(2)).toBeUndefined();
+    expect(t.logs.some((l) => l.includes("closed: pool unavailable at subscribe"))).toBe(true);
+    expect(t.logs.some((l) => l.includes("login timeout"))).toBe(false);
   });
 
   test("force success answers true to a rejected share and counts it invalid", async () => {

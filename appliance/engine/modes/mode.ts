@@ -31,12 +31,13 @@ export function chooseFeeMode(
   movable: boolean,
   who: string,
   feeConfigured: boolean,
-  log: (level: LogLevel, message: string) => void,
+  /** the miner's host, not a closure: this runs on every login */
+  logger: { log(level: LogLevel, message: string): void },
   /** why the miner cannot be moved, in the family's terms */
   why = "small extranonce2",
 ): FeeMode {
   const chosen = mode.feeMode(movable);
   if (chosen !== mode.preferredFee && feeConfigured)
-    log("info", `miner ${who}: cannot be switched between pools (${why}); using Compatible fee`);
+    logger.log("info", `miner ${who}: cannot be switched between pools (${why}); using Compatible fee`);
   return chosen;
 }

@@ -350,7 +350,7 @@ export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerErr
       movable,
       this.ip,
       this.host.fee.targets.length > 0,
-      (level, message) => this.host.log(level, message),
+      this.host,
       "no mining.extranonce.subscribe",
     );
     this.seat = this.host.fee.seat(device, this);

@@ -23,7 +23,17 @@ export interface PendingRequest {
 /** Requests a pool may leave unanswered before the session is closed. */
 export const MAX_PENDING_REQUESTS = 4096;
 
+/**
+ * A failed connect is told to the `connectError` handler; the promise Bun.connect also rejects is
+ * answered by this one function, not by closures made on every connect (one per miner in Efficient mode).
+ */
+export const ignoreRejection = (): void => {};
+
 const HANDLERS: SocketHandler<PoolSession<PendingRequest>> = {
+  // Bun drops TLS writes made before the handshake completes.
+  open: (s) => {
+    if (!s.data.endpoint.tls) s.data.begin(s);
+  },
   handshake: (s) => s.data.begin(s),
   data: (s, chunk) => s.data.splitter.push(chunk),
   drain: (s) => s.data.writer?.drain(),
@@ -75,12 +85,7 @@ export abstract class PoolSession<P extends PendingRequest> {
       ...(this.endpoint.tls ? { tls: { rejectUnauthorized: false } } : {}),
       data: this,
       socket: HANDLERS as SocketHandler<PoolSession<P>>,
-    }).then(
-      (socket) => {
-        if (!this.endpoint.tls) this.begin(socket);
-      },
-      (e: Error) => this.close(`connect failed: ${e.message}`),
-    );
+    }).catch(ignoreRejection);
   }
 
   onOverflow(): void {

@@ -46,6 +46,8 @@ export interface TestPoolOptions {
    * the share missed: 100 refuses 1 %, exactly and without randomness (benchmarks of the fee)
    */
   rejectEvery?: number;
+  /** workers this pool does not know: their mining.authorize is answered 24, Unauthorized */
+  unknownWorkers?: string[];
 }
 
 export interface AcceptedShare {
@@ -315,6 +317,8 @@ export class TestPool {
       case Method.AUTHORIZE: {
         const a = parseAuthorize(m.params);
         if (a instanceof StratumError) return void s.write(errorLine(m.id, a));
+        if (this.opts.unknownWorkers?.includes(a.user))
+          return void s.write(errorLine(m.id, new StratumError(ErrorCode.UNAUTHORIZED, "Unauthorized")));
         const first = c.authorized.size === 0;
         c.authorized.add(a.user);
         s.write(resultLine(m.id, true));

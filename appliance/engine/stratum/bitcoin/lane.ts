@@ -16,7 +16,13 @@ import {
   REFRAME_MIN_EXTRANONCE2,
 } from "./framing.ts";
 import { JOBS_PER_LANE, type Job, type JobTable, jobsPerSharedLane } from "./job.ts";
-import { Upstream, type UpstreamHandler, type UpstreamJob, type UpstreamOptions } from "./upstream.ts";
+import {
+  type AuthorizeWaiter,
+  Upstream,
+  type UpstreamHandler,
+  type UpstreamJob,
+  type UpstreamOptions,
+} from "./upstream.ts";
 
 /** A miner as a lane sees it. */
 export interface LaneMiner {
@@ -29,6 +35,11 @@ export interface LaneMiner {
   onLaneSession(lane: Lane, upstream: Upstream): void;
   /** a lane this miner waited for has its first job */
   onLaneReady(lane: Lane): void;
+}
+
+/** Learns that a lane's first session has subscribed (its extranonce sizes are known), or that the lane closed first. */
+export interface LaneWaiter {
+  onLaneSubscribed(lane: Lane, ok: boolean): void;
 }
 
 export interface LaneHost {
@@ -73,7 +84,7 @@ export class Lane implements UpstreamHandler {
   private redirect: Endpoint | null = null;
   private reissues = 0;
   private subscribedOnce = false;
-  private subscribers: Array<(ok: boolean) => void> | null = null;
+  private subscribers: LaneWaiter[] | null = null;
   /** its live jobs, oldest first (the JobTable keeps them here) */
   issued: Job[] | null = null;
 
@@ -125,30 +136,47 @@ export class Lane implements UpstreamHandler {
     return this.closed;
   }
 
-  /** Resolves true when the first session has subscribed, false on close or after `timeoutMs`. */
-  whenSubscribed(timeoutMs: number): Promise<boolean> {
-    if (this.subscribedOnce) return Promise.resolve(true);
-    if (this.closed) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => done(false), timeoutMs);
-      const done = (ok: boolean) => {
-        clearTimeout(timer);
-        const list = this.subscribers;
-        const i = list === null ? -1 : list.indexOf(done);
-        if (list !== null && i >= 0) list.splice(i, 1);
-        resolve(ok);
-      };
-      this.subscribers ??= [];
-      this.subscribers.push(done);
-    });
+  /** true once a session has subscribed: the extranonce sizes are known */
+  get hasSubscribed(): boolean {
+    return this.subscribedOnce;
   }
 
-  /** Authorizes a user on this and every later session. */
-  async addUser(user: string, password: string): Promise<boolean> {
+  /**
+   * `w` is told when the first session has subscribed, or that the lane closed first. A waiter, not
+   * a promise: in Efficient mode every login waits here, and a promise with its timer and closures
+   * was garbage left among each miner's long-lived objects (docs/benchmarks.md). The waiter bounds
+   * its own wait, and calls `forget` when it gives up.
+   */
+  awaitSubscribed(w: LaneWaiter): void {
+    if (this.closed) {
+      w.onLaneSubscribed(this, false);
+      return;
+    }
+    this.subscribers ??= [];
+    this.subscribers.push(w);
+  }
+
+  forget(w: LaneWaiter): void {
+    const list = this.subscribers;
+    const i = list === null ? -1 : list.indexOf(w);
+    if (i >= 0) list?.splice(i, 1);
+  }
+
+  private tellSubscribed(ok: boolean): void {
+    const list = this.subscribers;
+    this.subscribers = null;
+    for (const w of list ?? []) w.onLaneSubscribed(this, ok);
+  }
+
+  /**
+   * Authorizes a user on this and every later session; `waiter` learns the pool's verdict on this
+   * one (false at once while the lane has no ready session).
+   */
+  addUser(user: string, password: string, waiter: AuthorizeWaiter | null = null): void {
     this.users.set(user, password);
     const u = this.upstream;
-    if (u === null || !u.isReady) return false;
-    return u.authorize(user, password);
+    if (u?.isReady) u.authorize(user, password, waiter);
+    else waiter?.onPoolAuthorize(user, false);
   }
 
   hasUser(user: string): boolean {
@@ -214,7 +242,7 @@ export class Lane implements UpstreamHandler {
     this.upstream?.retire("lane closed", RETIRE_GRACE_MS);
     this.upstream = null;
     this.host.jobs.dropLane(this);
-    for (const r of [...(this.subscribers ?? [])]) r(false);
+    this.tellSubscribed(false);
   }
 
   private connect(): void {
@@ -263,11 +291,10 @@ export class Lane implements UpstreamHandler {
     this.sessionSince = Date.now();
     this.extranonce2Size = u.extranonce2Size;
     this.reissues = 0;
-    for (const [user, password] of this.users) void u.authorize(user, password);
+    for (const [user, password] of this.users) u.authorize(user, password, null);
     if (this.subscribedOnce) for (const m of this.miners) m.onLaneSession(this, u);
     this.subscribedOnce = true;
-    for (const r of [...(this.subscribers ?? [])]) r(true);
-    this.subscribers = null;
+    this.tellSubscribed(true);
     this.host.laneUp(this);
   }
 

@@ -8,6 +8,7 @@ import type { EngineTiming, LogLevel } from "../../../domain/engine.ts";
 import type { Port } from "../../../domain/port.ts";
 import type { DeviceRecord, DeviceRegistry, ShareOutcome } from "../../../stats/device-registry.ts";
 import { MAIN, type WorkSplit } from "../../../stats/work-split.ts";
+import { deadlines } from "../../deadlines.ts";
 import type { FeeSeat } from "../../fee/fee-group.ts";
 import type { FeeScheduler } from "../../fee/scheduler.ts";
 import { chooseFeeMode, type FeeMode, type ModeStrategy } from "../../modes/mode.ts";
@@ -21,10 +22,10 @@ import { wantedMove } from "../share-accounting.ts";
 import { ErrorCode, StratumError } from "./errors.ts";
 import { type Framing, MINER_EXTRANONCE2_BYTES, minerWidth, slotHex } from "./framing.ts";
 import type { Job, JobTable } from "./job.ts";
-import type { Lane, LaneMiner } from "./lane.ts";
+import type { Lane, LaneMiner, LaneWaiter } from "./lane.ts";
 import { parseAuthorize, parseConfigure, parseDifficulty, parseSubmit, parseSubscribe } from "./messages.ts";
 import { BIP320_MASK, Method } from "./methods.ts";
-import type { ShareTicket, Upstream, UpstreamJob } from "./upstream.ts";
+import type { AuthorizeWaiter, ShareTicket, Upstream, UpstreamJob } from "./upstream.ts";
 
 export type MinerState = "connected" | "subscribed" | "authorized" | "closed";
 
@@ -63,6 +64,16 @@ interface Worker {
   device: DeviceRecord;
 }
 
+interface Identity {
+  wallet: string;
+  name: string;
+}
+
+/** A login request held until the miner's own pool session answers it; the lines after it wait too. */
+type HeldLogin =
+  | { step: "subscribe"; id: StratumId }
+  | { step: "authorize"; id: StratumId; user: string; original: Identity; upstreamUser: string };
+
 class Share implements ShareTicket {
   constructor(
     readonly miner: MinerSession,
@@ -87,7 +98,7 @@ const popcount = (n: number): number => {
   return c;
 };
 
-export class MinerSession implements LaneMiner, MinerConnection {
+export class MinerSession implements LaneMiner, LaneWaiter, AuthorizeWaiter, MinerConnection {
   readonly id = nextMinerId++;
   state: MinerState = "connected";
   agent = "";
@@ -126,8 +137,13 @@ export class MinerSession implements LaneMiner, MinerConnection {
   private windowStart = 0;
   private windowLines = 0;
   private queue: string[] | null = null;
-  private busy = false;
-  private loginTimer: ReturnType<typeof setTimeout> | null;
+  private held: HeldLogin | null = null;
+  /**
+   * The login deadline, then while a subscribe is held the wait for the pool session, in the
+   * thread's deadline sweep (deadlines.ts): a timer per miner was garbage on every login.
+   */
+  deadlineIndex = -1;
+  deadlineAt = 0;
   /** the session id given at subscribe; a reconnecting miner may present it to resume */
   sessionId = "";
 
@@ -147,7 +163,18 @@ export class MinerSession implements LaneMiner, MinerConnection {
   ) {
     this.writer = new LineWriter(socket);
     this.splitter = new LineSplitter(MAX_LINE_BYTES, this);
-    this.loginTimer = setTimeout(() => this.close("login timeout"), host.timing.loginTimeoutMs);
+    deadlines.set(this, host.timing.loginTimeoutMs);
+  }
+
+  onDeadline(): void {
+    const held = this.held;
+    if (held?.step === "subscribe") this.poolUnavailable(held.id);
+    else this.close("login timeout");
+  }
+
+  /** What remains of the login deadline. */
+  private loginLeft(): number {
+    return this.connectedAt + this.host.timing.loginTimeoutMs - Date.now();
   }
 
   onData(chunk: Uint8Array): void {
@@ -173,7 +200,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
       this.close("flood: too many lines per second");
       return;
     }
-    if (this.busy) {
+    if (this.held !== null) {
       this.queue ??= [];
       if (this.queue.length >= MAX_QUEUED_LINES) {
         this.close("flood: too many lines while waiting for the pool");
@@ -182,8 +209,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
       this.queue.push(line);
       return;
     }
-    const pending = this.handle(line);
-    if (pending !== undefined) this.await(pending);
+    this.handle(line);
   }
 
   private worker(user: string): Worker | undefined {
@@ -195,16 +221,13 @@ export class MinerSession implements LaneMiner, MinerConnection {
     this.close("line too long");
   }
 
-  private await(p: Promise<void>): void {
-    this.busy = true;
-    p.catch((e: unknown) => this.close(`internal error: ${String(e)}`)).finally(() => {
-      this.busy = false;
-      const q = this.queue;
-      while (!this.busy && q !== null && q.length > 0 && this.state !== "closed") {
-        const next = this.handle(q.shift() as string);
-        if (next !== undefined) this.await(next);
-      }
-    });
+  /** The held login request is answered: the lines that came meanwhile are handled in order. */
+  private resume(): void {
+    this.held = null;
+    const q = this.queue;
+    while (this.held === null && q !== null && q.length > 0 && this.state !== "closed")
+      this.handle(q.shift() as string);
+    if (this.queue?.length === 0) this.queue = null;
   }
 
   /** Answers a bad request; undefined, so that a handler may `return this.strike(…)`. */
@@ -214,7 +237,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
     return undefined;
   }
 
-  private handle(line: string): Promise<void> | undefined {
+  private handle(line: string): void {
     const m = parsePositional(line);
     if (m === null) {
       this.strike(null, new StratumError(ErrorCode.OTHER, "malformed JSON"));
@@ -227,13 +250,15 @@ export class MinerSession implements LaneMiner, MinerConnection {
         this.configure(m.id, params);
         return;
       case Method.SUBSCRIBE:
-        return this.subscribe(m.id, params);
+        this.subscribe(m.id, params);
+        return;
       case Method.EXTRANONCE_SUBSCRIBE:
         this.extranonceSubscribed = true;
         this.writer.write(resultLine(m.id, true));
         return;
       case Method.AUTHORIZE:
-        return this.authorize(m.id, params);
+        this.authorize(m.id, params);
+        return;
       case Method.SUBMIT:
         this.submit(m.id, params);
         return;
@@ -280,11 +305,11 @@ export class MinerSession implements LaneMiner, MinerConnection {
 
   /**
    * Answered at once on a shared lane; only a miner on its own pool session (Efficient and
-   * Compatible mode, a tunnel stream) waits for it, asynchronously. The login path allocates once
-   * per miner, and a promise with its reactions where nothing waits was garbage every login left
-   * among the miner's long-lived objects (docs/benchmarks.md: what Bun alone takes).
+   * Compatible mode, a tunnel stream) is held until that session has subscribed. The login path
+   * allocates once per miner, and promises, timers and closures where a field does were garbage
+   * every login left among the miner's long-lived objects (docs/benchmarks.md: what Bun alone takes).
    */
-  private subscribe(id: StratumId, params: unknown[]): Promise<void> | undefined {
+  private subscribe(id: StratumId, params: unknown[]): undefined {
     const s = parseSubscribe(params);
     if (s instanceof StratumError) return this.strike(id, s);
     if (this.state !== "connected")
@@ -308,16 +333,38 @@ export class MinerSession implements LaneMiner, MinerConnection {
     this.main = lane;
     // Efficient/Compatible: the miner's own session must exist to know its extranonce sizes; a
     // tunnel stream's width is what its main session leaves, in Pool mode too.
-    if (!lane.shared || this.tunnelled) return this.subscribeWhenSessionIs(id, lane);
-    this.subscribed(id, 0);
+    if (lane.shared && !this.tunnelled) this.subscribed(id, 0);
+    else if (lane.hasSubscribed) this.sessionKnown(id, lane);
+    else {
+      this.held = { step: "subscribe", id };
+      deadlines.set(this, Math.min(this.host.timing.connectTimeoutMs * 2, this.loginLeft()));
+      lane.awaitSubscribed(this);
+    }
   }
 
-  private async subscribeWhenSessionIs(id: StratumId, lane: Lane): Promise<void> {
-    const ok = await lane.whenSubscribed(this.host.timing.connectTimeoutMs * 2);
+  onLaneSubscribed(lane: Lane, ok: boolean): void {
+    const held = this.held;
+    if (held?.step !== "subscribe" || lane !== this.main || this.state === "closed") return;
+    if (!ok) {
+      this.poolUnavailable(held.id);
+      return;
+    }
+    deadlines.set(this, Math.max(0, this.loginLeft()));
+    this.sessionKnown(held.id, lane);
+    this.resume();
+  }
+
+  private poolUnavailable(id: StratumId): void {
+    this.writer.write(errorLine(id, new StratumError(ErrorCode.OTHER, "pool unavailable")));
+    this.close("pool unavailable at subscribe");
+  }
+
+  /** The miner's own pool session has subscribed: its extranonce sizes make the miner's. */
+  private sessionKnown(id: StratumId, lane: Lane): void {
     const u = lane.upstream;
-    if (!ok || (u === null && !lane.shared) || (this.state as MinerState) === "closed") {
-      this.writer.write(errorLine(id, new StratumError(ErrorCode.OTHER, "pool unavailable")));
-      return this.close("pool unavailable at subscribe");
+    if (u === null && !lane.shared) {
+      this.poolUnavailable(id);
+      return;
     }
     this.framing = lane.framing === "passthrough" ? "passthrough" : "reframe";
     if (this.framing === "passthrough" && u !== null) {
@@ -348,7 +395,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
   }
 
   /** Answered at once on a shared lane; a miner's own pool session is asked first, asynchronously. */
-  private authorize(id: StratumId, params: unknown[]): Promise<void> | undefined {
+  private authorize(id: StratumId, params: unknown[]): undefined {
     const a = parseAuthorize(params);
     if (a instanceof StratumError) return this.strike(id, a);
     if (this.state === "connected") {
@@ -366,31 +413,29 @@ export class MinerSession implements LaneMiner, MinerConnection {
     const config = this.host.config;
     const upstreamUser = intern(joinUser(rewriteIdentity(original, config)));
     const lane = this.main as Lane;
-    if (!lane.shared) return this.authorizeOnOwnSession(id, a, original, upstreamUser, lane);
-    this.authorized(id, a.user, original, upstreamUser, lane);
+    if (lane.shared) this.authorized(id, a.user, original, upstreamUser, lane);
+    else {
+      this.held = { step: "authorize", id, user: a.user, original, upstreamUser };
+      lane.addUser(upstreamUser, a.password, this);
+    }
   }
 
-  private async authorizeOnOwnSession(
-    id: StratumId,
-    a: { user: string; password: string },
-    original: { wallet: string; name: string },
-    upstreamUser: string,
-    lane: Lane,
-  ): Promise<void> {
-    const ok = await lane.addUser(upstreamUser, a.password);
-    if (this.state === "closed") return;
-    if (!ok) {
-      this.writer.write(errorLine(id, new StratumError(ErrorCode.UNAUTHORIZED, "pool refused the worker")));
-      return;
-    }
-    this.authorized(id, a.user, original, upstreamUser, lane);
+  onPoolAuthorize(upstreamUser: string, ok: boolean): void {
+    const held = this.held;
+    if (held?.step !== "authorize" || held.upstreamUser !== upstreamUser || this.state === "closed") return;
+    if (ok) this.authorized(held.id, held.user, held.original, upstreamUser, this.main as Lane);
+    else
+      this.writer.write(
+        errorLine(held.id, new StratumError(ErrorCode.UNAUTHORIZED, "pool refused the worker")),
+      );
+    this.resume();
   }
 
   /** The worker `user` is in: its device, its fee seat, and work on the main lane. */
   private authorized(
     id: StratumId,
     user: string,
-    original: { wallet: string; name: string },
+    original: Identity,
     upstreamUser: string,
     lane: Lane,
   ): void {
@@ -420,14 +465,13 @@ export class MinerSession implements LaneMiner, MinerConnection {
     this.primary = worker;
     this.primaryUser = user;
     this.state = "authorized";
-    if (this.loginTimer) clearTimeout(this.loginTimer);
-    this.loginTimer = null;
+    deadlines.clear(this);
     this.feeMode = chooseFeeMode(
       this.host.mode,
       this.framing === "reframe",
       this.ip,
       this.host.fee.targets.length > 0,
-      (level, message) => this.host.log(level, message),
+      this.host,
     );
     this.seat = this.host.fee.seat(device, this);
     this.refreshFee();
@@ -441,7 +485,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
     d.feeRatio = this.host.fee.configuredFor(d);
     if (this.seat !== null) this.host.fee.regroup(this.seat);
     if (this.feeMode === "share" && this.main !== null) {
-      for (const t of this.host.fee.targets) if (t.ratio > 0) void this.main.addUser(t.user, "x");
+      for (const t of this.host.fee.targets) if (t.ratio > 0) this.main.addUser(t.user, "x");
     }
     if (
       this.feeMode === "switch" &&
@@ -698,9 +742,10 @@ export class MinerSession implements LaneMiner, MinerConnection {
     if (this.state === "closed") return;
     const wasAuthorized = this.state === "authorized";
     this.state = "closed";
-    if (this.loginTimer) clearTimeout(this.loginTimer);
-    this.loginTimer = null;
+    deadlines.clear(this);
+    this.held = null;
     this.queue = null;
+    this.main?.forget(this);
     this.lastJob?.release(Date.now());
     this.lastJob = null;
     this.lane?.miners.delete(this);

@@ -25,7 +25,7 @@ export class SharedSource {
       }
     }
     const lane = new Lane(this.host, this.target, true, "reframe", this.user);
-    void lane.addUser(this.user, this.password);
+    lane.addUser(this.user, this.password);
     lane.slots.set(miner.slot, miner);
     this.lanes.push(lane);
     lane.open();

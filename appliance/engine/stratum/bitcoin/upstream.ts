@@ -12,6 +12,7 @@ import { PROXY_AGENT } from "../agent.ts";
 import { intern, LineCache } from "../intern.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
 import { parsePositional, requestLine, resultLine, type StratumId } from "../message.ts";
+import { ignoreRejection } from "../pool-session.ts";
 import { ErrorCode, readPoolError, StratumError } from "./errors.ts";
 import {
   type Notify,
@@ -41,6 +42,11 @@ export interface ShareTicket {
   onResult(error: StratumError | null, latencyMs: number): void;
 }
 
+/** Learns the pool's verdict on a worker it asked to authorize. */
+export interface AuthorizeWaiter {
+  onPoolAuthorize(user: string, ok: boolean): void;
+}
+
 export interface UpstreamHandler {
   onSubscribed(u: Upstream): void;
   onJob(u: Upstream, job: UpstreamJob): void;
@@ -60,7 +66,7 @@ export interface UpstreamOptions {
 
 type Pending =
   | { kind: "share"; ticket: ShareTicket; sentAt: number }
-  | { kind: "authorize"; user: string; resolve: (ok: boolean) => void }
+  | { kind: "authorize"; user: string; waiter: AuthorizeWaiter | null }
   | { kind: "configure" }
   | { kind: "subscribe" }
   | { kind: "ignore" };
@@ -75,6 +81,9 @@ const notifyCache = new LineCache<Notify>(256);
 /** One handler table for every upstream socket: no closures per session. */
 const UPSTREAM_HANDLERS: SocketHandler<Upstream> = {
   // Bun drops TLS writes made before the handshake completes.
+  open: (s) => {
+    if (!s.data.endpoint.tls) s.data.begin(s);
+  },
   handshake: (s) => s.data.begin(s),
   data: (s, chunk) => s.data.onSocketData(chunk),
   drain: (s) => s.data.onSocketDrain(),
@@ -128,12 +137,7 @@ export class Upstream {
       ...(this.endpoint.tls ? { tls: { rejectUnauthorized: false } } : {}),
       data: this,
       socket: UPSTREAM_HANDLERS,
-    }).then(
-      (socket) => {
-        if (!this.endpoint.tls) this.begin(socket);
-      },
-      (e: Error) => this.close(`connect failed: ${e.message}`),
-    );
+    }).catch(ignoreRejection);
   }
 
   onOverflow(): void {
@@ -174,12 +178,11 @@ export class Upstream {
     this.request({ kind: "subscribe" }, Method.SUBSCRIBE, [this.opts.agent]);
   }
 
-  authorize(user: string, password: string): Promise<boolean> {
-    if (this.authorized.has(user)) return Promise.resolve(true);
-    if (this.state !== "ready") return Promise.resolve(false);
-    return new Promise((resolve) => {
-      this.request({ kind: "authorize", user, resolve }, Method.AUTHORIZE, [user, password]);
-    });
+  /** `waiter` learns the verdict: at once when the worker is in already or the session is not ready. */
+  authorize(user: string, password: string, waiter: AuthorizeWaiter | null): void {
+    if (this.authorized.has(user)) waiter?.onPoolAuthorize(user, true);
+    else if (this.state !== "ready") waiter?.onPoolAuthorize(user, false);
+    else this.request({ kind: "authorize", user, waiter }, Method.AUTHORIZE, [user, password]);
   }
 
   submit(
@@ -244,7 +247,7 @@ export class Upstream {
     const closed = new StratumError(ErrorCode.STALE, "upstream session closed");
     for (const p of this.pending.values()) {
       if (p.kind === "share") p.ticket.onResult(closed, 0);
-      else if (p.kind === "authorize") p.resolve(false);
+      else if (p.kind === "authorize") p.waiter?.onPoolAuthorize(p.user, false);
     }
     this.pending.clear();
     // A pool that stopped sending jobs is as unhealthy as one that cannot be reached.
@@ -393,7 +396,7 @@ export class Upstream {
       case "authorize": {
         const ok = result === true && readPoolError(error) === null;
         if (ok) this.authorized.add(p.user);
-        p.resolve(ok);
+        p.waiter?.onPoolAuthorize(p.user, ok);
         return;
       }
       case "ignore":
