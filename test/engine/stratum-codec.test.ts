@@ -13,16 +13,22 @@ import { parseMessage, parsePositional } from "../../appliance/engine/stratum/me
 
 const enc = new TextEncoder();
 
+/** A splitter of lines up to `max` bytes and what it delivered, "OVERFLOW" for an overflow. */
+function splitter(max: number): { s: LineSplitter; out: string[] } {
+  const out: string[] = [];
+  const s = new LineSplitter(
+    max,
+    lineSink(
+      (l) => out.push(l),
+      () => out.push("OVERFLOW"),
+    ),
+  );
+  return { s, out };
+}
+
 describe("LineSplitter", () => {
   test("joins partial chunks and splits several lines in order, dropping CR and blanks", () => {
-    const lines: string[] = [];
-    const s = new LineSplitter(
-      100,
-      lineSink(
-        (l) => lines.push(l),
-        () => lines.push("OVERFLOW"),
-      ),
-    );
+    const { s, out: lines } = splitter(100);
     s.push(enc.encode('{"a":'));
     s.push(enc.encode('1}\r\n\n{"b":2}\n{"c"'));
     s.push(enc.encode(":3}\n"));
@@ -30,28 +36,14 @@ describe("LineSplitter", () => {
   });
 
   test("reports overflow once for a line above the bound, with or without newline", () => {
-    const out: string[] = [];
-    const s = new LineSplitter(
-      8,
-      lineSink(
-        (l) => out.push(l),
-        () => out.push("OVERFLOW"),
-      ),
-    );
+    const { s, out } = splitter(8);
     s.push(enc.encode("ok\n0123456789"));
     s.push(enc.encode("more\nx\n"));
     expect(out).toEqual(["ok", "OVERFLOW"]);
   });
 
   test("splits multi-byte UTF-8 across chunks correctly", () => {
-    const out: string[] = [];
-    const s = new LineSplitter(
-      100,
-      lineSink(
-        (l) => out.push(l),
-        () => {},
-      ),
-    );
+    const { s, out } = splitter(100);
     const bytes = enc.encode("矿工\n");
     s.push(bytes.subarray(0, 2));
     s.push(bytes.subarray(2));
@@ -59,14 +51,7 @@ describe("LineSplitter", () => {
   });
 
   test("decodes a chunk that is a view into a larger buffer, and replaces invalid UTF-8 with U+FFFD", () => {
-    const out: string[] = [];
-    const s = new LineSplitter(
-      100,
-      lineSink(
-        (l) => out.push(l),
-        () => {},
-      ),
-    );
+    const { s, out } = splitter(100);
     const backing = enc.encode('junk{"w":"é"}\r\nxy\n');
     s.push(backing.subarray(4, 13));
     s.push(backing.subarray(13));
