@@ -8,15 +8,15 @@ import {
   parseSubmit,
   parseSubscribeResult,
 } from "../../appliance/engine/stratum/bitcoin/messages.ts";
-import { LineSplitter, lineSink } from "../../appliance/engine/stratum/line-codec.ts";
+import { LineSplitter, lineSink, PoolLineSplitter } from "../../appliance/engine/stratum/line-codec.ts";
 import { parseMessage, parsePositional } from "../../appliance/engine/stratum/message.ts";
 
 const enc = new TextEncoder();
 
 /** A splitter of lines up to `max` bytes and what it delivered, "OVERFLOW" for an overflow. */
-function splitter(max: number): { s: LineSplitter; out: string[] } {
+function splitter(max: number, Kind: typeof LineSplitter = LineSplitter): { s: LineSplitter; out: string[] } {
   const out: string[] = [];
-  const s = new LineSplitter(
+  const s = new Kind(
     max,
     lineSink(
       (l) => out.push(l),
@@ -58,6 +58,22 @@ describe("LineSplitter", () => {
     const bad = new Uint8Array([0x61, 0xff, 0xfe, 0x62, 0x0a]);
     s.push(bad.subarray(0));
     expect(out).toEqual(['{"w":"é"}', "xy", "a\ufffd\ufffdb"]);
+  });
+
+  test("a pool session's splitter hands over repeated long lines exactly, told apart by every byte", () => {
+    // Two sessions receive the same job line; a third line has the same length and differs only
+    // in its last parameter, and a fourth only in its first byte. Each must arrive as sent.
+    const body = "ab".repeat(200);
+    const job = (tail: string) => `{"id":null,"method":"mining.notify","params":["${body}","${tail}"]}`;
+    const a = splitter(4096, PoolLineSplitter);
+    const b = splitter(4096, PoolLineSplitter);
+    const wire = enc.encode(`xx${job("0001")}\r\n${job("0002")}\n[${job("0001").slice(1)}\n`);
+    a.s.push(wire.subarray(2, 300));
+    a.s.push(wire.subarray(300));
+    b.s.push(enc.encode(`${job("0001")}\n${job("0002")}\n${job("0003")}\n`));
+    b.s.push(enc.encode(`${job("0001").slice(0, -1)}\u00e9\n`));
+    expect(a.out).toEqual([job("0001"), job("0002"), `[${job("0001").slice(1)}`]);
+    expect(b.out).toEqual([job("0001"), job("0002"), job("0003"), `${job("0001").slice(0, -1)}\u00e9`]);
   });
 });
 

@@ -108,6 +108,49 @@ export class LineSplitter extends Splitter<LineSink> {
   protected emit(bytes: Uint8Array, start: number, end: number): void {
     let last = end - 1;
     if (last > start && bytes[last - 1] === CR) last--;
-    if (last > start) this.sink.onLine(utf8Range.call(bytes, "utf8", start, last));
+    if (last > start) this.sink.onLine(this.decode(bytes, start, last));
+  }
+
+  protected decode(bytes: Uint8Array, start: number, end: number): string {
+    return utf8Range.call(bytes, "utf8", start, end);
+  }
+}
+
+/** Lines shorter than this are decoded every time: comparing would save little. */
+const REPEAT_MIN_BYTES = 256;
+/** Long lines remembered per thread, newest replacing oldest: a few pools' current jobs. */
+const REPEAT_SLOTS = 8;
+const repeatBytes: (Uint8Array | null)[] = new Array(REPEAT_SLOTS).fill(null);
+const repeatText: string[] = new Array(REPEAT_SLOTS).fill("");
+let repeatNext = 0;
+const sameBytes = Buffer.prototype.compare as (
+  this: Uint8Array,
+  target: Uint8Array,
+  targetStart: number,
+  targetEnd: number,
+) => number;
+const copyRange = Uint8Array.prototype.slice as (this: Uint8Array, start: number, end: number) => Uint8Array;
+
+/**
+ * The splitter of a pool session. A pool sends each job as the same line to every session, and in
+ * Efficient mode every miner has a session of its own: a long line equal to one of the last few
+ * is handed over as the string already decoded (one byte comparison instead of a decode and a
+ * string per miner and job), which also lets the families' parse caches find it without hashing
+ * a new string.
+ */
+export class PoolLineSplitter extends LineSplitter {
+  protected override decode(bytes: Uint8Array, start: number, end: number): string {
+    const length = end - start;
+    if (length < REPEAT_MIN_BYTES) return utf8Range.call(bytes, "utf8", start, end);
+    for (let i = 0; i < REPEAT_SLOTS; i++) {
+      const seen = repeatBytes[i];
+      if (seen?.length === length && sameBytes.call(seen, bytes, start, end) === 0)
+        return repeatText[i] as string;
+    }
+    const text = utf8Range.call(bytes, "utf8", start, end);
+    repeatBytes[repeatNext] = copyRange.call(bytes, start, end);
+    repeatText[repeatNext] = text;
+    repeatNext = (repeatNext + 1) % REPEAT_SLOTS;
+    return text;
   }
 }

@@ -10,7 +10,7 @@ import { deadlines } from "../deadlines.ts";
 import { FewMap } from "../few-map.ts";
 import { type Endpoint, endpointText } from "../transport/endpoint.ts";
 import { LineWriter, POOL_MAX_PENDING_BYTES } from "../transport/line-writer.ts";
-import { LineSplitter, MAX_LINE_BYTES } from "./line-codec.ts";
+import { type LineSplitter, MAX_LINE_BYTES, PoolLineSplitter } from "./line-codec.ts";
 import { requestLine, type StratumId } from "./message.ts";
 
 export type SessionState = "connecting" | "login" | "ready" | "closed";
@@ -59,7 +59,7 @@ export abstract class PoolSession<P extends PendingRequest> {
     readonly endpoint: Endpoint,
     private readonly connectTimeoutMs: number,
   ) {
-    this.splitter = new LineSplitter(MAX_LINE_BYTES, this);
+    this.splitter = new PoolLineSplitter(MAX_LINE_BYTES, this);
   }
 
   /** The first requests on a new connection (subscribe, login). */

@@ -10,7 +10,7 @@ import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import { LineWriter, POOL_MAX_PENDING_BYTES } from "../../transport/line-writer.ts";
 import { PROXY_AGENT } from "../agent.ts";
 import { intern, LineCache } from "../intern.ts";
-import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
+import { MAX_LINE_BYTES, PoolLineSplitter } from "../line-codec.ts";
 import { parsePositional, requestLine, resultLine, type StratumId } from "../message.ts";
 import { ignoreRejection } from "../pool-session.ts";
 import { ErrorCode, readPoolError, StratumError } from "./errors.ts";
@@ -103,7 +103,7 @@ export class Upstream {
   readonly authorized = new FewSet<string>();
   private nextDifficulty = 1;
   private socket: Socket<Upstream> | null = null;
-  private readonly splitter = new LineSplitter(MAX_LINE_BYTES * 4, this);
+  private readonly splitter = new PoolLineSplitter(MAX_LINE_BYTES * 4, this);
   private writer: LineWriter | null = null;
   private readonly pending = new FewMap<number, Pending>();
   private nextId = 1;
