@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { ProxyMode } from "../../appliance/domain/port.ts";
-import { makeEngine, makePort, type TestEngine } from "../support/stratum/port-fixture.ts";
+import { makeEngine, makePort, type TestEngine, until } from "../support/stratum/port-fixture.ts";
 import { TestMiner } from "../support/stratum/test-miner.ts";
 import { TestPool } from "../support/stratum/test-pool.ts";
 
@@ -49,6 +49,52 @@ describe("miner → proxy → pool", () => {
       expect(devices.length).toBe(1);
       expect(devices[0]?.valid).toBe(30);
       expect(devices[0]?.wallet).toBe("wal");
+    });
+  }
+
+  for (const [name, mode] of [
+    ["Pool", ProxyMode.POOL],
+    ["Efficient", ProxyMode.EFFICIENT],
+  ] as const) {
+    test(`${name} mode: a new block reaches the miner as a clean job, a new job on the same block as not clean`, async () => {
+      // A miner told "not clean" on a new block keeps hashing stale work; told "clean" on every
+      // job, it throws away work the pool would still take. Jobs come only when the test sends one.
+      const { pool, t } = await setup({ jobIntervalMs: 0 });
+      // Pool mode needs the unified wallet (spec 5): its shared session is logged in under it.
+      const listen = await t.start(
+        makePort({ pool_address: pool.address, mode, proxy_addr: "farm", proxy_device: "proxy" }),
+      );
+      const miner = TestMiner.start({
+        port: listen,
+        user: "wal.rig1",
+        hashesPerSecond: 2_000,
+        maxMs: 30_000,
+      });
+      cleanup.push(() => miner.stop());
+      const r = miner.report;
+      const seen: Array<[number, number]> = [];
+      const next = async (send: () => void) => {
+        const jobs = r.jobs;
+        send();
+        await until(() => r.jobs > jobs);
+        seen.push([r.jobs, r.cleanJobs]);
+      };
+      await until(() => r.jobs >= 1);
+      seen.push([r.jobs, r.cleanJobs]);
+      await next(() => pool.newJob());
+      await next(() => pool.newBlock());
+      await next(() => pool.newJob());
+      await next(() => pool.newBlock());
+      // the first job a miner gets is clean; then each as the pool sent it
+      expect(seen).toEqual([
+        [1, 1],
+        [2, 1],
+        [3, 2],
+        [4, 2],
+        [5, 3],
+      ]);
+      await until(() => r.accepted >= 2);
+      expect(pool.rejects.size).toBe(0);
     });
   }
 

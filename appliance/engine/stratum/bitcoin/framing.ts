@@ -54,9 +54,19 @@ export const fitsUpstream = (upstreamSize: number, width: number): boolean =>
  */
 export const MAX_NTIME_ROLL = 240;
 
+/**
+ * Pads by length, then generation: an extranonce2 is at most 16 bytes (the parsers refuse more), so
+ * there are at most 16 × 256 of them, and a job needs its miner's pad for every notify and share.
+ */
+const pads: string[][] = [];
+
 /** The pad after the miner's extranonce2 for a miner of `width` bytes (its first byte: the generation). */
 export function padFor(extranonce2Size: number, width: number, generation: number): string {
   const len = extranonce2Size - MINER_EXTRANONCE1_BYTES - width;
   if (len <= 0) return "";
-  return (generation & 0xff).toString(16).padStart(2, "0") + "00".repeat(len - 1);
+  pads[len] ??= [];
+  const byGeneration = pads[len];
+  const g = generation & 0xff;
+  byGeneration[g] ??= g.toString(16).padStart(2, "0") + "00".repeat(len - 1);
+  return byGeneration[g];
 }

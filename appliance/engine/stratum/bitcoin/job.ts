@@ -4,8 +4,8 @@
  */
 
 import { JobIndex } from "../job-index.ts";
-import { requestLine } from "../message.ts";
 import { type Framing, fitsUpstream, padFor } from "./framing.ts";
+import type { Notify } from "./messages.ts";
 import { Method } from "./methods.ts";
 import type { Upstream, UpstreamJob } from "./upstream.ts";
 
@@ -26,6 +26,35 @@ const JOBS_ALWAYS_KEPT = 2;
 /** How long a job stays preferred over eviction after its last miner moved to other work. */
 const LATE_SHARE_GRACE_MS = 2_000;
 export const jobsPerSharedLane = (miners: number): number => 16 + 2 * miners;
+
+/**
+ * The parts of a notify line (as `requestLine(null, Method.NOTIFY, params)` writes it) that are
+ * the same for every session given one pool notify: from the job id to the end of coinb1, and
+ * after coinb2 with the pool's ntime, by clean flag. The head before the job id is a constant.
+ */
+interface NotifyParts {
+  readonly body: string;
+  readonly tail: string;
+  readonly cleanTail: string;
+}
+const NOTIFY_HEAD = `{"id":null,"method":"${Method.NOTIFY}","params":["`;
+const notifyParts = new WeakMap<Notify, NotifyParts>();
+
+const notifyTail = (n: Notify, ntime: string, clean: boolean): string =>
+  `",${JSON.stringify([n.merkleBranch, n.version, n.nbits, ntime, clean]).slice(1)}}\n`;
+
+function partsOf(n: Notify): NotifyParts {
+  let parts = notifyParts.get(n);
+  if (parts === undefined) {
+    parts = {
+      body: `","${n.prevHash}","${n.coinb1}`,
+      tail: notifyTail(n, n.ntime, false),
+      cleanTail: notifyTail(n, n.ntime, true),
+    };
+    notifyParts.set(n, parts);
+  }
+  return parts;
+}
 
 /** The part of a lane a job needs: kept as an interface so Job does not depend on Lane. */
 export interface JobOrigin {
@@ -64,11 +93,10 @@ export class Job {
     return this.holders > 0 || now - this.releasedAt < LATE_SHARE_GRACE_MS;
   }
   /**
-   * Notify lines and pads by miner width (index width · 2 + clean for lines), made on first use:
-   * a shared lane sends one job to many miners, and they are mostly of one or two widths.
+   * Notify lines by miner width and clean flag (index width · 2 + clean), made on first use: a
+   * shared lane sends one job to many miners, and they are mostly of one or two widths.
    */
   private lines: string[] | null = null;
-  private pads: string[] | null = null;
 
   constructor(
     readonly jobId: string,
@@ -101,14 +129,7 @@ export class Job {
 
   /** The pad that follows the miner's extranonce2 of `width` bytes upstream (reframe only). */
   padOf(width: number): string {
-    if (this.framing !== "reframe") return "";
-    this.pads ??= [];
-    let pad = this.pads[width];
-    if (pad === undefined) {
-      pad = padFor(this.source.extranonce2Size, width, this.generation);
-      this.pads[width] = pad;
-    }
-    return pad;
+    return this.framing === "reframe" ? padFor(this.source.extranonce2Size, width, this.generation) : "";
   }
 
   /** The notify line for a miner of `width` bytes, built once per job, width and clean flag on shared lanes. */
@@ -116,19 +137,17 @@ export class Job {
     const at = width * 2 + (clean ? 1 : 0);
     const cached = this.lines?.[at];
     if (cached !== undefined) return cached;
+    // Joined from the pool's parts instead of stringified: every part is checked hex (parseNotify,
+    // the subscribe result), so none needs escaping, and the parts that are the same for every
+    // session given this notify are made once (in Efficient mode each miner has its own session).
     const n = this.source.notify;
-    const reframe = this.framing === "reframe";
-    const line = requestLine(null, Method.NOTIFY, [
-      this.jobId,
-      n.prevHash,
-      reframe ? n.coinb1 + this.source.extranonce1 : n.coinb1,
-      reframe ? this.padOf(width) + n.coinb2 : n.coinb2,
-      n.merkleBranch,
-      n.version,
-      n.nbits,
-      this.ntime,
-      clean,
-    ]);
+    const parts = partsOf(n);
+    const tail =
+      this.ntimeRoll === 0 ? (clean ? parts.cleanTail : parts.tail) : notifyTail(n, this.ntime, clean);
+    const line =
+      this.framing === "reframe"
+        ? `${NOTIFY_HEAD}${this.jobId}${parts.body}${this.source.extranonce1}","${this.padOf(width)}${n.coinb2}${tail}`
+        : `${NOTIFY_HEAD}${this.jobId}${parts.body}","${n.coinb2}${tail}`;
     if (this.origin.shared) {
       this.lines ??= [];
       this.lines[at] = line;
