@@ -90,12 +90,22 @@ describe("parseMessage", () => {
     expect(parseMessage("[1,2]")).toBeNull();
     expect(parseMessage('{"id":{},"method":"x","params":[]}')).toBeNull();
     expect(parseMessage('{"id":1,"method":"x","params":"a"}')).toBeNull();
+    expect(parseMessage('{"id":1,"other":true}')).toBeNull();
+    // a notification has id null; a request without params has none; only error is a response
+    expect(parseMessage('{"method":"mining.notify"}')).toMatchObject({ id: null, params: [] });
+    expect(parseMessage('{"id":3,"error":[21,"x",null]}')).toMatchObject({ kind: "response", id: 3 });
+    // ETHPROXY's top-level rig name: kept when a non-empty string, at most 128 characters
+    const rig = (w: string) => parseMessage(`{"id":1,"method":"eth_submitLogin","params":[],"worker":${w}}`);
+    expect((rig(`"${"r".repeat(200)}"`) as { worker?: string }).worker).toBe("r".repeat(128));
+    expect((rig("7") as { worker?: string }).worker).toBeUndefined();
+    expect((rig('""') as { worker?: string }).worker).toBeUndefined();
   });
 
   test("accepts named params (xmrig's login) and positional-only families refuse them", () => {
     const login =
       '{"id":1,"jsonrpc":"2.0","method":"login","params":{"login":"4A","pass":"x","agent":"XMRig/6.21"}}';
-    expect(parseMessage(login)).toEqual({
+    // fields a family does not read (jsonrpc) may stay on the message
+    expect(parseMessage(login)).toMatchObject({
       kind: "request",
       id: 1,
       method: "login",

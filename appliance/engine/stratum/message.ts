@@ -25,7 +25,11 @@ export interface StratumResponse {
 
 export type StratumMessage = StratumRequest | StratumResponse;
 
-/** Returns null for anything that is not one JSON object in stratum shape. */
+/**
+ * Returns null for anything that is not one JSON object in stratum shape. The parsed object itself
+ * becomes the message (its fields checked, `kind` added): a wrapper copied from it was one more
+ * object per line, on every share and both sides of the proxy.
+ */
 export function parseMessage(line: string): StratumMessage | null {
   let raw: unknown;
   try {
@@ -36,22 +40,19 @@ export function parseMessage(line: string): StratumMessage | null {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return null;
   const o = raw as Record<string, unknown>;
   const id = o.id;
-  if (id !== undefined && id !== null && typeof id !== "number" && typeof id !== "string") return null;
-  const sid: StratumId = id === undefined ? null : (id as StratumId);
+  if (id === undefined) o.id = null;
+  else if (id !== null && typeof id !== "number" && typeof id !== "string") return null;
   if (typeof o.method === "string") {
-    const params = o.params === undefined ? [] : o.params;
-    if (params === null || typeof params !== "object") return null;
-    const request: StratumRequest = {
-      kind: "request",
-      id: sid,
-      method: o.method,
-      params: params as StratumParams,
-    };
-    if (typeof o.worker === "string" && o.worker !== "") request.worker = o.worker.slice(0, 128);
-    return request;
+    if (o.params === undefined) o.params = [];
+    else if (o.params === null || typeof o.params !== "object") return null;
+    if (o.worker !== undefined)
+      o.worker = typeof o.worker === "string" && o.worker !== "" ? o.worker.slice(0, 128) : undefined;
+    o.kind = "request";
+    return o as unknown as StratumRequest;
   }
-  if ("result" in o || "error" in o) return { kind: "response", id: sid, result: o.result, error: o.error };
-  return null;
+  if (!("result" in o || "error" in o)) return null;
+  o.kind = "response";
+  return o as unknown as StratumResponse;
 }
 
 /** A message of a family whose params are always positional (Bitcoin stratum and its kin). */
