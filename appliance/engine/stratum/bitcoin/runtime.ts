@@ -77,12 +77,12 @@ export class BitcoinRuntime
 
   /** Sessions presenting the same agent share one options object (Efficient mode: one per miner). */
   upstreamOptions(agent: string | null): UpstreamOptions {
-    const made = this.sessionOptions(agent);
-    let o = this.optionsByAgent.get(made.agent);
+    const presented = this.ctx.agentFor(agent);
+    let o = this.optionsByAgent.get(presented);
     if (o === undefined) {
       if (this.optionsByAgent.size >= MAX_AGENT_OPTIONS) this.optionsByAgent.clear();
-      o = { ...made, versionRolling: true };
-      this.optionsByAgent.set(made.agent, o);
+      o = { ...this.sessionOptions(agent), versionRolling: true };
+      this.optionsByAgent.set(presented, o);
     }
     return o;
   }

@@ -71,6 +71,35 @@ type Pending =
   | { kind: "subscribe" }
   | { kind: "ignore" };
 
+/** Answers that carry nothing of their own: one object each for every session. */
+const CONFIGURING: Pending = { kind: "configure" };
+const SUBSCRIBING: Pending = { kind: "subscribe" };
+const IGNORED: Pending = { kind: "ignore" };
+
+/**
+ * A session's first requests (configure as id 1 when rolling versions, subscribe next), the same
+ * for every session with the same options: Efficient mode opens one per miner, and the options
+ * object is shared by the sessions presenting one agent.
+ */
+const hellos = new WeakMap<UpstreamOptions, string>();
+function helloOf(opts: UpstreamOptions): string {
+  let hello = hellos.get(opts);
+  if (hello === undefined) {
+    const configure = opts.versionRolling
+      ? requestLine(1, Method.CONFIGURE, [
+          ["version-rolling"],
+          {
+            "version-rolling.mask": BIP320_MASK.toString(16).padStart(8, "0"),
+            "version-rolling.min-bit-count": 2,
+          },
+        ])
+      : "";
+    hello = configure + requestLine(opts.versionRolling ? 2 : 1, Method.SUBSCRIBE, [opts.agent]);
+    hellos.set(opts, hello);
+  }
+  return hello;
+}
+
 let nextUpstreamId = 1;
 const NO_JOB = "no job from pool in time";
 /** Unanswered requests one session may have; a shared session carries up to 256 miners. */
@@ -166,19 +195,14 @@ export class Upstream {
     this.socket = socket;
     this.writer = new LineWriter(socket, POOL_MAX_PENDING_BYTES);
     this.state = "subscribing";
-    if (this.opts.versionRolling) {
-      this.request({ kind: "configure" }, Method.CONFIGURE, [
-        ["version-rolling"],
-        {
-          "version-rolling.mask": BIP320_MASK.toString(16).padStart(8, "0"),
-          "version-rolling.min-bit-count": 2,
-        },
-      ]);
-    }
-    this.request({ kind: "subscribe" }, Method.SUBSCRIBE, [this.opts.agent]);
+    // nothing is sent before the hello, so its requests take the first ids
+    const subscribeId = this.opts.versionRolling ? 2 : 1;
+    if (this.opts.versionRolling) this.pending.set(1, CONFIGURING);
+    this.pending.set(subscribeId, SUBSCRIBING);
+    this.nextId = subscribeId + 1;
+    this.writer.write(helloOf(this.opts));
   }
 
-  /** `waiter` learns the verdict: at once when the worker is in already or the session is not ready. */
   authorize(user: string, password: string, waiter: AuthorizeWaiter | null): void {
     if (this.authorized.has(user)) waiter?.onPoolAuthorize(user, true);
     else if (this.state !== "ready") waiter?.onPoolAuthorize(user, false);
@@ -234,7 +258,7 @@ export class Upstream {
   }
 
   suggestDifficulty(d: number): void {
-    if (this.state === "ready") this.request({ kind: "ignore" }, Method.SUGGEST_DIFFICULTY, [d]);
+    if (this.state === "ready") this.request(IGNORED, Method.SUGGEST_DIFFICULTY, [d]);
   }
 
   close(reason: string): void {
@@ -389,7 +413,7 @@ export class Upstream {
         this.state = "ready";
         this.arm(this.opts.jobTimeoutMs, NO_JOB);
         // Lets the pool change our extranonce later instead of dropping us; errors are ignored.
-        this.request({ kind: "ignore" }, Method.EXTRANONCE_SUBSCRIBE, []);
+        this.request(IGNORED, Method.EXTRANONCE_SUBSCRIBE, []);
         this.handler.onSubscribed(this);
         return;
       }
