@@ -32,7 +32,11 @@ test("a miner's shares and their answers cross as fields: the pool accepts every
   const { pool, relay } = await relayedRms3Port(cleanup, KEY);
   const c = localTunnelClient(cleanup, relay.port, KEY, ListenProtocol.RMS3);
   const users = ["wal.c1", "wal.c2"];
-  const miners = users.map((user) => TestMiner.start({ port: c.port, user, maxMs: 60_000 }));
+  // Paced as real devices are, so that shares come apart: an unpaced miner on a loaded box finds
+  // them in bursts that share a record, and then fewer records carry shares alone.
+  const miners = users.map((user) =>
+    TestMiner.start({ port: c.port, user, maxMs: 60_000, hashesPerSecond: 4_000 }),
+  );
   await until(() => users.every((u) => (pool.workers.get(u)?.shares ?? 0) >= 15));
   const reports = await Promise.all(miners.map((m) => m.finish()));
   const link = relay.connections[0];
@@ -57,7 +61,7 @@ test("a miner's shares and their answers cross as fields: the pool accepts every
   const accepted = frames(down).filter((f) => /"result":true/.test(f.payload));
   expect(accepted.filter((f) => f.type === FIELDS).length).toBeGreaterThan(20);
   for (const r of reports) {
-    expect(r.accepted).toBeGreaterThan(15);
+    expect(r.accepted).toBeGreaterThanOrEqual(15);
     expect(r.rejected.size).toBe(0);
     expect(r.disconnects).toBe(0);
   }
