@@ -68,6 +68,35 @@ export function parsePositional(line: string): PositionalMessage | null {
 export const requestLine = (id: StratumId, method: string, params: StratumParams): string =>
   `${JSON.stringify({ id, method, params })}\n`;
 
+/** Lines of `numberLine` by method and number, cleared when this many are held. */
+const NUMBER_LINES_HELD = 1024;
+const numberLines = new Map<string, Map<number, string>>();
+let numberLinesHeld = 0;
+
+/**
+ * A notification whose params are one number (each family's set_difficulty): every miner is told
+ * its difficulty at login and on each change, and a farm mines at a few difficulties, so the same
+ * line is made once instead of once per miner.
+ */
+export function numberLine(method: string, n: number): string {
+  let byNumber = numberLines.get(method);
+  if (byNumber === undefined) {
+    byNumber = new Map();
+    numberLines.set(method, byNumber);
+  }
+  let line = byNumber.get(n);
+  if (line === undefined) {
+    if (numberLinesHeld >= NUMBER_LINES_HELD) {
+      for (const lines of numberLines.values()) lines.clear();
+      numberLinesHeld = 0;
+    }
+    line = requestLine(null, method, [n]);
+    byNumber.set(n, line);
+    numberLinesHeld++;
+  }
+  return line;
+}
+
 export const resultLine = (id: StratumId, result: unknown): string =>
   result === true
     ? `{"id":${JSON.stringify(id)},"result":true,"error":null}\n`

@@ -9,7 +9,7 @@
  * Alephium miner takes mining.set_extranonce, which the reference pool itself sends after the login.
  */
 import { intern } from "../intern.ts";
-import { parseMessage, requestLine, type StratumId, type StratumParams } from "../message.ts";
+import { numberLine, parseMessage, requestLine, type StratumId, type StratumParams } from "../message.ts";
 import { MinerJobs } from "../miner-jobs.ts";
 import { MovableMiner, type Refusal } from "../movable-miner.ts";
 import { AlphError, AlphErrorCode, STALE_JOB } from "./errors.ts";
@@ -153,7 +153,7 @@ export class AlphMinerSession extends MovableMiner<Lane, AlphJob, AlphError> {
     }
     if (job.difficulty !== this.lastDifficulty) {
       this.lastDifficulty = job.difficulty;
-      this.out.write(requestLine(null, AlphMethod.SET_DIFFICULTY, [job.difficulty]));
+      this.out.write(numberLine(AlphMethod.SET_DIFFICULTY, job.difficulty));
     }
     this.out.write(job.notifyLine());
     this.sent.add(job, prefix);

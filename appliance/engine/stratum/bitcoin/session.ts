@@ -17,7 +17,14 @@ import { type ByteSocket, LineWriter } from "../../transport/line-writer.ts";
 import type { MinerConnection } from "../family.ts";
 import { intern } from "../intern.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
-import { errorLine, parsePositional, requestLine, resultLine, type StratumId } from "../message.ts";
+import {
+  errorLine,
+  numberLine,
+  parsePositional,
+  requestLine,
+  resultLine,
+  type StratumId,
+} from "../message.ts";
 import { wantedMove } from "../share-accounting.ts";
 import { ErrorCode, StratumError } from "./errors.ts";
 import { type Framing, MINER_EXTRANONCE2_BYTES, minerWidth, slotHex } from "./framing.ts";
@@ -381,16 +388,11 @@ export class MinerSession implements LaneMiner, LaneWaiter, AuthorizeWaiter, Min
       this.extranonce2Size = minerWidth(poolSize, this.tunnelled);
     }
     this.state = "subscribed";
-    const sid = this.sessionId;
+    // resultLine(id, [[[SET_DIFFICULTY, sid], [NOTIFY, sid]], extranonce1, size]) without its four
+    // arrays per login: the extranonce is our hex, and the session id is escaped once.
+    const sid = JSON.stringify(this.sessionId);
     this.writer.write(
-      resultLine(id, [
-        [
-          [Method.SET_DIFFICULTY, sid],
-          [Method.NOTIFY, sid],
-        ],
-        this.extranonce1,
-        this.extranonce2Size,
-      ]),
+      `{"id":${JSON.stringify(id)},"result":[[["${Method.SET_DIFFICULTY}",${sid}],["${Method.NOTIFY}",${sid}]],"${this.extranonce1}",${this.extranonce2Size}],"error":null}\n`,
     );
   }
 
@@ -712,7 +714,7 @@ export class MinerSession implements LaneMiner, LaneWaiter, AuthorizeWaiter, Min
   private sendJob(job: Job, clean: boolean): void {
     if (job.difficulty !== this.lastDifficulty) {
       this.lastDifficulty = job.difficulty;
-      this.writer.write(requestLine(null, Method.SET_DIFFICULTY, [job.difficulty]));
+      this.writer.write(numberLine(Method.SET_DIFFICULTY, job.difficulty));
     }
     if (this.requestedMask !== 0 && this.host.config.setting.cut !== 1) {
       const mask = (this.requestedMask & BIP320_MASK & job.versionMask) >>> 0;

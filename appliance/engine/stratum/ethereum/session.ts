@@ -6,7 +6,7 @@
  * Errors on the share path are data, answered in the miner's dialect.
  */
 import { intern } from "../intern.ts";
-import { parsePositional, requestLine, type StratumId } from "../message.ts";
+import { numberLine, parsePositional, requestLine, type StratumId } from "../message.ts";
 import { hasId, MinerJobs, type SentJob } from "../miner-jobs.ts";
 import { MovableMiner, type Refusal } from "../movable-miner.ts";
 import { EthError, EthErrorCode } from "./errors.ts";
@@ -337,7 +337,7 @@ export class EthMinerSession extends MovableMiner<Lane, EthJob, EthError> {
       }
       if (job.difficulty !== this.lastDifficulty) {
         this.lastDifficulty = job.difficulty;
-        this.out.write(requestLine(null, NicehashMethod.SET_DIFFICULTY, [job.difficulty]));
+        this.out.write(numberLine(NicehashMethod.SET_DIFFICULTY, job.difficulty));
       }
       this.out.write(job.notifyLine(clean));
     }

@@ -8,7 +8,14 @@
  */
 import { EthError, EthErrorCode } from "../ethereum/errors.ts";
 import { intern } from "../intern.ts";
-import { errorLine, parsePositional, requestLine, resultLine, type StratumId } from "../message.ts";
+import {
+  errorLine,
+  numberLine,
+  parsePositional,
+  requestLine,
+  resultLine,
+  type StratumId,
+} from "../message.ts";
 import { hasId, MinerJobs, type SentJob } from "../miner-jobs.ts";
 import { MovableMiner, type Refusal } from "../movable-miner.ts";
 import type { KaspaJob } from "./job.ts";
@@ -186,7 +193,7 @@ export class KaspaMinerSession extends MovableMiner<Lane, KaspaJob, EthError> {
     }
     if (job.difficulty !== this.lastDifficulty) {
       this.lastDifficulty = job.difficulty;
-      this.out.write(requestLine(null, KaspaMethod.SET_DIFFICULTY, [job.difficulty]));
+      this.out.write(numberLine(KaspaMethod.SET_DIFFICULTY, job.difficulty));
     }
     this.out.write(job.notifyLine(this.form));
     this.sent.add(job, prefix);
