@@ -48,22 +48,56 @@ describe("Roster", () => {
     expect(r1.has(a)).toBe(true);
   });
 
-  test("members may leave and join while the roster is visited; every member present at the start is visited once", () => {
-    const r = new Roster<"at", Member>("at");
-    const all = Array.from({ length: 50 }, (_, i) => member(`m${i}`));
-    for (const m of all) r.add(m);
-    const visited: string[] = [];
-    for (const m of r) {
-      visited.push(m.name);
-      r.delete(m);
-      // another member leaves too, and a newcomer joins
-      const other = all[(all.indexOf(m) * 7) % 50] as Member;
-      r.delete(other);
-      r.add(member(`new-${m.name}`));
-    }
-    expect(visited.sort()).toEqual(all.map((m) => m.name).sort());
-    expect(r.size).toBe(50);
-  });
+  /** The two ways to visit a roster: iteration, and `each` with its two arguments. */
+  const visits: Array<[string, (r: Roster<"at", Member>, visit: (m: Member) => void) => void]> = [
+    [
+      "iterated",
+      (r, visit) => {
+        for (const m of r) visit(m);
+      },
+    ],
+    [
+      "visited with each",
+      (r, visit) =>
+        r.each(
+          (m, f, g) => f(g(m)),
+          visit,
+          (m: Member) => m,
+        ),
+    ],
+  ];
+
+  for (const [how, visitAll] of visits) {
+    test(`${how}: members may leave and join during the visits; every member present at the start is visited once`, () => {
+      const r = new Roster<"at", Member>("at");
+      const all = Array.from({ length: 50 }, (_, i) => member(`m${i}`));
+      for (const m of all) r.add(m);
+      const visited: string[] = [];
+      visitAll(r, (m) => {
+        visited.push(m.name);
+        r.delete(m);
+        // another member leaves too, and a newcomer joins
+        const other = all[(all.indexOf(m) * 7) % 50] as Member;
+        r.delete(other);
+        r.add(member(`new-${m.name}`));
+      });
+      expect(visited.sort()).toEqual(all.map((m) => m.name).sort());
+      expect(r.size).toBe(50);
+    });
+
+    test(`${how}: a lone member that leaves and lets a newcomer in is visited once, the newcomer not`, () => {
+      const r = new Roster<"at", Member>("at");
+      r.add(member("alone"));
+      const visited: string[] = [];
+      visitAll(r, (m) => {
+        visited.push(m.name);
+        r.delete(m);
+        r.add(member(`new-${m.name}`));
+      });
+      expect(visited).toEqual(["alone"]);
+      expect(names(r)).toEqual(["new-alone"]);
+    });
+  }
 
   test("thousands of joins and leaves in any order keep it consistent", () => {
     const r = new Roster<"other", Member>("other");

@@ -60,6 +60,9 @@ const MAX_BACKOFF_MS = 30_000;
 /** how long a replaced session may stay open to answer shares already sent */
 const RETIRE_GRACE_MS = 10_000;
 let nextLaneId = 1;
+/** Visits of a lane's miners: functions shared by every lane, not closures per job. */
+const tellJob = (m: LaneMiner, lane: Lane, job: Job): void => m.onLaneJob(lane, job);
+const tellSession = (m: LaneMiner, lane: Lane, u: Upstream): void => m.onLaneSession(lane, u);
 
 export class Lane implements UpstreamHandler {
   readonly id = nextLaneId++;
@@ -292,7 +295,7 @@ export class Lane implements UpstreamHandler {
     this.extranonce2Size = u.extranonce2Size;
     this.reissues = 0;
     for (const [user, password] of this.users) u.authorize(user, password, null);
-    if (this.subscribedOnce) for (const m of this.miners) m.onLaneSession(this, u);
+    if (this.subscribedOnce) this.miners.each(tellSession, this, u);
     this.subscribedOnce = true;
     this.tellSubscribed(true);
     this.host.laneUp(this);
@@ -311,7 +314,7 @@ export class Lane implements UpstreamHandler {
     const issued = this.host.jobs.issue(this, u, job, framing, 0, 0, null, this.jobCap());
     if (job.notify.cleanJobs) this.host.jobs.dropOlder(this, issued);
     this.current = issued;
-    for (const m of this.miners) m.onLaneJob(this, issued);
+    this.miners.each(tellJob, this, issued);
     if (first && this.waitSet !== null) for (const m of [...this.waitSet]) m.onLaneReady(this);
   }
 
