@@ -35,6 +35,7 @@ import type { FeeTarget } from "../fee/targets.ts";
 import type { Membership } from "../few-map.ts";
 import { chooseFeeMode, type FeeMode, type ModeStrategy } from "../modes/mode.ts";
 import { joinUser, rewriteIdentity, splitUser } from "../rewrite.ts";
+import type { Roster } from "../roster.ts";
 import { type ByteSocket, LineWriter } from "../transport/line-writer.ts";
 import type { MinerConnection } from "./family.ts";
 import { intern } from "./intern.ts";
@@ -65,8 +66,9 @@ export interface MinerLane<J> {
   readonly current: J | null;
   readonly sessionSince: number;
   lastActive: number;
-  readonly miners: Set<SlotMiner>;
+  readonly miners: Roster<"laneIndex", SlotMiner>;
   readonly waiting: Set<SlotMiner>;
+  unwait(m: SlotMiner): void;
   close(): void;
   /** authorizes a worker on the lane's sessions (the families with Compatible-style fee) */
   addUser?(user: string, password: string): Promise<boolean>;
@@ -151,6 +153,8 @@ export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerErr
   target = MAIN;
   /** its place in the port's miners */
   portIndex = -1;
+  /** its place in the miners of the lane it mines on */
+  laneIndex = -1;
   readonly connectedAt = Date.now();
   protected device: DeviceRecord | null = null;
   /** this miner's place in the port's fee balancing, from its login on */
@@ -456,7 +460,7 @@ export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerErr
         // the idle clock of a fee session starts when its last miner leaves
         this.lane.lastActive = Date.now();
       }
-      lane.waiting.delete(this);
+      lane.unwait(this);
       lane.miners.add(this);
       this.lane = lane;
     }
@@ -468,7 +472,7 @@ export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerErr
 
   /** A lane this miner waited for has its first job. */
   onLaneReady(lane: L): void {
-    lane.waiting.delete(this);
+    lane.unwait(this);
     if (this.state === "authorized" && this.lane !== lane) this.evaluate();
   }
 

@@ -7,6 +7,7 @@
  * away" (fee miners back to main, the port told, retry). A family's lane adds its jobs and logins.
  */
 import { MAIN } from "../../stats/work-split.ts";
+import { Roster } from "../roster.ts";
 import type { Endpoint } from "../transport/endpoint.ts";
 import { SlotTable } from "./slot-table.ts";
 
@@ -26,6 +27,8 @@ export interface PoolLaneHost<L> {
 /** A miner as the shared part of a lane sees it. */
 export interface SlotMiner {
   readonly slot: number;
+  /** its place in the miners of the lane it mines on (a Roster's index) */
+  laneIndex: number;
 }
 
 const MAX_BACKOFF_MS = 30_000;
@@ -37,9 +40,14 @@ export abstract class PoolLane<U extends LaneSession, J, M extends SlotMiner> {
   readonly id = nextLaneId++;
   upstream: U | null = null;
   current: J | null = null;
-  readonly miners = new Set<M>();
+  /**
+   * miners that receive this lane's jobs now: a Roster, not a Set, because in Efficient mode every
+   * miner has a lane of its own and a Set that has held an entry keeps a 224-byte table
+   */
+  readonly miners = new Roster<"laneIndex", M>("laneIndex");
   private slotTable: SlotTable<M> | null = null;
-  readonly waiting = new Set<M>();
+  /** miners that asked to move here before the lane had work (made on first use) */
+  private waitSet: Set<M> | null = null;
   /** when the current session started; hashrate protection looks at it */
   sessionSince = 0;
   lastActive = Date.now();
@@ -74,6 +82,19 @@ export abstract class PoolLane<U extends LaneSession, J, M extends SlotMiner> {
   get slots(): SlotTable<M> {
     this.slotTable ??= new SlotTable();
     return this.slotTable;
+  }
+
+  get waiting(): Set<M> {
+    this.waitSet ??= new Set();
+    return this.waitSet;
+  }
+
+  unwait(m: M): void {
+    this.waitSet?.delete(m);
+  }
+
+  get waitingCount(): number {
+    return this.waitSet?.size ?? 0;
   }
 
   get isClosed(): boolean {

@@ -9,11 +9,10 @@
 import type { LogLevel } from "../../domain/engine.ts";
 import { FewMap } from "../few-map.ts";
 import { requestLine } from "./message.ts";
-import { type LaneSession, PoolLane, type PoolLaneHost } from "./pool-lane.ts";
+import { type LaneSession, PoolLane, type PoolLaneHost, type SlotMiner } from "./pool-lane.ts";
 
 /** A miner as a lane sees it. */
-export interface PrefixLaneMiner<L, U, J> {
-  readonly slot: number;
+export interface PrefixLaneMiner<L, U, J> extends SlotMiner {
   onLaneJob(lane: L, job: J): void;
   /** a new session replaced the old one (its prefix may differ) */
   onLaneSession(lane: L, upstream: U): void;
@@ -56,6 +55,11 @@ export interface PrefixLimit {
 }
 
 let nextJobSeq = 0;
+/** Visits of a lane's miners: functions shared by every lane, not closures per job. */
+const tellJob = <L, J>(m: { onLaneJob(lane: L, job: J): void }, lane: L, job: J): void =>
+  m.onLaneJob(lane, job);
+const tellSession = <L, U>(m: { onLaneSession(lane: L, u: U): void }, lane: L, u: U): void =>
+  m.onLaneSession(lane, u);
 
 /**
  * Pool work as the proxy hands it to miners, under a job id unique on the port (job ids of different
@@ -161,7 +165,7 @@ export abstract class PrefixLane<U extends PrefixSession, W, J> extends PoolLane
     if (u !== this.upstream || this.refusesPrefix(u)) return;
     this.sessionSince = Date.now();
     for (const [user, password] of this.users) void u.authorize(user, password);
-    if (this.readyOnce) for (const m of this.miners) m.onLaneSession(this, u);
+    if (this.readyOnce) this.miners.each(tellSession, this, u);
     this.readyOnce = true;
     this.settle(true);
   }
@@ -172,7 +176,7 @@ export abstract class PrefixLane<U extends PrefixSession, W, J> extends PoolLane
     const first = this.current === null;
     const job = this.newJob(u, work);
     this.current = job;
-    for (const m of this.miners) m.onLaneJob(this, job);
-    if (first) for (const m of [...this.waiting]) m.onLaneReady(this);
+    this.miners.each(tellJob, this, job);
+    if (first && this.waitingCount > 0) for (const m of [...this.waiting]) m.onLaneReady(this);
   }
 }

@@ -10,8 +10,9 @@ import type { SlotTable } from "./slot-table.ts";
 /** The part of a lane slot leasing needs. */
 export interface SlotLane<M> {
   readonly slots: SlotTable<M>;
-  readonly miners: Set<M>;
-  readonly waiting: Set<M>;
+  readonly miners: { delete(m: M): boolean; readonly size: number };
+  unwait(m: M): void;
+  readonly waitingCount: number;
   lastActive: number;
   open(): void;
   close(): void;
@@ -48,7 +49,7 @@ export class SlotLanes<L extends SlotLane<M>, M extends SlotMiner> {
     for (const lane of this.lanes) {
       if (lane.slots.get(miner.slot) === miner) lane.slots.delete(miner.slot);
       lane.miners.delete(miner);
-      lane.waiting.delete(miner);
+      lane.unwait(miner);
     }
   }
 
@@ -56,7 +57,7 @@ export class SlotLanes<L extends SlotLane<M>, M extends SlotMiner> {
   sweep(now: number, idleMs: number): void {
     for (let i = this.lanes.length - 1; i >= 0; i--) {
       const lane = this.lanes[i] as L;
-      if (lane.miners.size > 0 || lane.waiting.size > 0) {
+      if (lane.miners.size > 0 || lane.waitingCount > 0) {
         lane.lastActive = now;
         continue;
       }

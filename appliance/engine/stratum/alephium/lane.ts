@@ -6,20 +6,22 @@
  */
 import type { LogLevel } from "../../../domain/engine.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
-import { PoolLane, type PoolLaneHost } from "../pool-lane.ts";
+import { PoolLane, type PoolLaneHost, type SlotMiner } from "../pool-lane.ts";
 import { AlphJob } from "./job.ts";
 import { MAX_SHARED_POOL_PREFIX_BYTES } from "./methods.ts";
 import { AlphUpstream, type UpstreamHandler, type UpstreamOptions, type UpstreamWork } from "./upstream.ts";
 
 /** A miner as a lane sees it. */
-export interface LaneMiner {
-  readonly slot: number;
+export interface LaneMiner extends SlotMiner {
   onLaneJob(lane: Lane, job: AlphJob): void;
   /** a lane this miner waited for has its first job */
   onLaneReady(lane: Lane): void;
   /** a fee lane's session ended: its work is gone until it reconnects */
   onLaneDown(lane: Lane): void;
 }
+
+/** A job for a lane's miners: one function shared by every lane, not a closure per job. */
+const tellJob = (m: LaneMiner, lane: Lane, job: AlphJob): void => m.onLaneJob(lane, job);
 
 export interface LaneHost extends PoolLaneHost<Lane> {
   upstreamOptions(lane: Lane): UpstreamOptions;
@@ -68,8 +70,8 @@ export class Lane extends PoolLane<AlphUpstream, AlphJob, LaneMiner> implements 
     this.readyOnce = true;
     const job = new AlphJob(this, u, work.templates, work.difficulty, work.extranonce);
     this.current = job;
-    for (const m of this.miners) m.onLaneJob(this, job);
+    this.miners.each(tellJob, this, job);
     this.settle(true);
-    if (this.waiting.size > 0) for (const m of [...this.waiting]) m.onLaneReady(this);
+    if (this.waitingCount > 0) for (const m of [...this.waiting]) m.onLaneReady(this);
   }
 }
