@@ -7,15 +7,15 @@ import {
 } from "../../appliance/engine/stratum/miner-intake.ts";
 import { SLOTS_PER_SESSION, SlotBytes } from "../../appliance/engine/stratum/slot-bytes.ts";
 
+/** Holds each line starting with "wait" until `answer` is called, as a session holds a login. */
 class Recorder implements IntakeOwner {
   readonly handled: string[] = [];
   closedWith: string | null = null;
-  /** lines whose handling awaits this promise */
-  gate: Promise<void> | null = null;
+  isHolding = false;
 
-  handleLine(line: string): Promise<void> | undefined {
+  handleLine(line: string): void {
     this.handled.push(line);
-    return line.startsWith("wait") && this.gate !== null ? this.gate : undefined;
+    if (line.startsWith("wait")) this.isHolding = true;
   }
   close(reason: string): void {
     this.closedWith ??= reason;
@@ -26,22 +26,25 @@ class Recorder implements IntakeOwner {
 }
 
 describe("MinerIntake", () => {
-  test("lines after one that awaits the pool wait for it, then run in order", async () => {
+  test("lines after one held for the pool wait for its answer, then run in order", () => {
     const r = new Recorder();
-    let open!: () => void;
-    r.gate = new Promise((resolve) => {
-      open = resolve;
-    });
     const lines = new MinerIntake(r, 1000);
     lines.onLine("a");
     lines.onLine("wait-subscribe");
     lines.onLine("b");
+    lines.onLine("wait-authorize");
     lines.onLine("c");
     expect(r.handled).toEqual(["a", "wait-subscribe"]);
-    open();
-    await r.gate;
-    await Promise.resolve();
-    expect(r.handled).toEqual(["a", "wait-subscribe", "b", "c"]);
+    r.isHolding = false;
+    lines.resume();
+    // the second held line stops the queue again
+    expect(r.handled).toEqual(["a", "wait-subscribe", "b", "wait-authorize"]);
+    lines.onLine("d");
+    r.isHolding = false;
+    lines.resume();
+    expect(r.handled).toEqual(["a", "wait-subscribe", "b", "wait-authorize", "c", "d"]);
+    lines.onLine("e");
+    expect(r.handled.at(-1)).toBe("e");
     expect(r.closedWith).toBeNull();
   });
 
@@ -53,9 +56,8 @@ describe("MinerIntake", () => {
     expect(r.closedWith).toBe("flood: too many lines per second");
   });
 
-  test("more than MAX_QUEUED_LINES behind a pending request close the connection", () => {
+  test("more than MAX_QUEUED_LINES behind a held request close the connection", () => {
     const r = new Recorder();
-    r.gate = new Promise(() => {});
     const lines = new MinerIntake(r, 1_000_000);
     lines.onLine("wait");
     for (let i = 0; i <= MAX_QUEUED_LINES; i++) lines.onLine(`q${i}`);

@@ -11,8 +11,9 @@ export const MAX_QUEUED_LINES = 64;
 
 /** The session behind an intake. */
 export interface IntakeOwner {
-  /** handles one line; a promise while the answer waits for the pool (later lines wait behind it) */
-  handleLine(line: string): Promise<void> | undefined;
+  handleLine(line: string): void;
+  /** a request waits for the pool: later lines queue until the owner calls the intake's `resume` */
+  readonly isHolding: boolean;
   close(reason: string): void;
   readonly isClosed: boolean;
 }
@@ -22,7 +23,6 @@ export class MinerIntake {
   private windowStart = 0;
   private windowLines = 0;
   private queue: string[] | null = null;
-  private busy = false;
 
   constructor(
     private readonly owner: IntakeOwner,
@@ -55,7 +55,7 @@ export class MinerIntake {
       this.owner.close("flood: too many lines per second");
       return;
     }
-    if (this.busy) {
+    if (this.owner.isHolding) {
       this.queue ??= [];
       if (this.queue.length >= MAX_QUEUED_LINES) {
         this.owner.close("flood: too many lines while waiting for the pool");
@@ -64,19 +64,14 @@ export class MinerIntake {
       this.queue.push(line);
       return;
     }
-    const pending = this.owner.handleLine(line);
-    if (pending !== undefined) this.await(pending);
+    this.owner.handleLine(line);
   }
 
-  private await(p: Promise<void>): void {
-    this.busy = true;
-    p.catch((e: unknown) => this.owner.close(`internal error: ${String(e)}`)).finally(() => {
-      this.busy = false;
-      const q = this.queue;
-      while (!this.busy && q !== null && q.length > 0 && !this.owner.isClosed) {
-        const next = this.owner.handleLine(q.shift() as string);
-        if (next !== undefined) this.await(next);
-      }
-    });
+  /** The held request was answered: the lines that came meanwhile are handled in order. */
+  resume(): void {
+    const q = this.queue;
+    while (q !== null && q.length > 0 && !this.owner.isHolding && !this.owner.isClosed)
+      this.owner.handleLine(q.shift() as string);
+    if (this.queue?.length === 0) this.queue = null;
   }
 }

@@ -1,8 +1,10 @@
 /**
  * MovableMiner: what the miner sessions share in the families that move a miner between pool
  * sessions by its nonce prefix (Ethereum, Kaspa, Alephium, KawPow, Equihash):
- * - the connection's edges: lines bounded and handled in order (MinerIntake), a login timeout,
+ * - the connection's edges: lines bounded and handled in order (MinerIntake), the login deadline,
  *   strikes for bad requests, the close;
+ * - the login's waits: a subscribe or login held until the miner's main lane is usable, a worker
+ *   until the pool has answered its authorize; the lines after it wait too;
  * - the login's end: the wallet ban check, the worker the pool sees, the device record, the fee mode
  *   (a miner that cannot be moved pays per share, Compatible-style) and the miner's fee seat;
  * - a share's accounting: in flight for its target, its answer settled, counted and written back;
@@ -29,6 +31,7 @@ import type { EngineTiming, LogLevel } from "../../domain/engine.ts";
 import type { Port } from "../../domain/port.ts";
 import type { DeviceRecord, DeviceRegistry, ShareOutcome } from "../../stats/device-registry.ts";
 import { MAIN, type WorkSplit } from "../../stats/work-split.ts";
+import { deadlines } from "../deadlines.ts";
 import type { FeeSeat } from "../fee/fee-group.ts";
 import type { FeeScheduler } from "../fee/scheduler.ts";
 import type { FeeTarget } from "../fee/targets.ts";
@@ -41,7 +44,8 @@ import type { MinerConnection } from "./family.ts";
 import { intern } from "./intern.ts";
 import type { StratumId } from "./message.ts";
 import { type IntakeOwner, MinerIntake } from "./miner-intake.ts";
-import type { SlotMiner } from "./pool-lane.ts";
+import type { LaneWaiter, SlotMiner } from "./pool-lane.ts";
+import type { AuthorizeWaiter } from "./pool-session.ts";
 import { feeWorkerFor, hashrateProtected, shareAnswered, shareSent, wantedMove } from "./share-accounting.ts";
 import { slotHex } from "./slot-bytes.ts";
 
@@ -68,22 +72,23 @@ export interface MinerLane<J> {
   lastActive: number;
   readonly miners: Roster<"laneIndex", SlotMiner>;
   readonly waiting: Set<SlotMiner>;
+  /** its session now, and the prefix the pool gave it */
+  readonly upstream: { readonly extranonce: string } | null;
+  /** a login can be answered now (PoolLane's `usable`) */
+  readonly usable: boolean;
+  /** why the pool refused this dedicated lane's login, once it has */
+  readonly refusal: string | null;
+  awaitUsable(w: LaneWaiter): void;
+  forget(w: LaneWaiter): void;
   unwait(m: SlotMiner): void;
   close(): void;
   /** authorizes a worker on the lane's sessions (the families with Compatible-style fee) */
-  addUser?(user: string, password: string): Promise<boolean>;
-}
-
-/** A lane whose first session's subscribe a miner waits for (its prefix is then known). */
-export interface SubscribingLane<U> {
-  readonly upstream: U | null;
-  whenSubscribed(timeoutMs: number): Promise<boolean>;
+  addUser?(user: string, password: string, waiter: AuthorizeWaiter | null): void;
 }
 
 /** A lane that logs workers in on its sessions. */
 export interface WorkerLane {
-  readonly shared: boolean;
-  addUser(user: string, password: string): Promise<boolean>;
+  addUser(user: string, password: string, waiter: AuthorizeWaiter | null): void;
 }
 
 /** What a running port gives a moving miner's session. */
@@ -117,6 +122,16 @@ export interface Identity {
   readonly upstreamUser: string;
 }
 
+/**
+ * A login request held until its answer is known, a field rather than a promise (the lines after it
+ * wait in the intake): a subscribe or a login on the miner's own session until the main lane is
+ * usable, a worker until the pool has answered its authorize.
+ */
+type HeldLogin = LaneWait | { readonly wait: "worker"; readonly id: StratumId; readonly who: Identity };
+type LaneWait =
+  | { readonly wait: "subscribe"; readonly id: StratumId }
+  | { readonly wait: "login"; readonly id: StratumId; readonly who: Identity };
+
 /** The miner behind a share ticket. */
 interface ShareOwner<E> {
   onShareResult(share: MinerShare<E>, error: E | null, latencyMs: number): void;
@@ -140,7 +155,7 @@ export class MinerShare<E> {
 }
 
 export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerError>
-  implements MinerConnection, IntakeOwner, SlotMiner, ShareOwner<E>
+  implements MinerConnection, IntakeOwner, SlotMiner, ShareOwner<E>, LaneWaiter, AuthorizeWaiter
 {
   state: MinerState = "connected";
   agent = "";
@@ -160,7 +175,13 @@ export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerErr
   /** this miner's place in the port's fee balancing, from its login on */
   protected seat: FeeSeat | null = null;
   private strikes = 0;
-  private loginTimer: ReturnType<typeof setTimeout> | null;
+  private held: HeldLogin | null = null;
+  /**
+   * The login deadline, and while a subscribe or login waits for the main lane the wait for it, in
+   * the thread's deadline sweep (deadlines.ts): a timer per miner was garbage on every login.
+   */
+  deadlineIndex = -1;
+  deadlineAt = 0;
   private readonly intake: MinerIntake;
   protected readonly out: LineWriter;
   /** the jobs this miner may still submit shares for */
@@ -174,13 +195,13 @@ export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerErr
   ) {
     this.out = new LineWriter(socket);
     this.intake = new MinerIntake(this, host.timing.floodLinesPerSecond);
-    this.loginTimer = setTimeout(() => this.close("login timeout"), host.timing.loginTimeoutMs);
+    deadlines.set(this, host.timing.loginTimeoutMs);
   }
 
   // ---- what the family says ----
 
-  /** One line from the miner; a promise while its answer waits for the pool. */
-  abstract handleLine(line: string): Promise<void> | undefined;
+  /** One line from the miner (a login may be held: `subscribeOn`, `loginOn`, `authorizeWorker`). */
+  abstract handleLine(line: string): void;
   /** Writes a request's result the way the miner reads it. */
   protected abstract answer(id: StratumId, result: unknown): void;
   /** Writes a request's refusal the way the miner reads it. */
@@ -191,6 +212,13 @@ export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerErr
   protected abstract isStale(error: E): boolean;
   /** Sends a job, preceded by what the miner needs first for it (its prefix, difficulty or target). */
   protected abstract sendJob(job: J, clean: boolean): void;
+  /** The login was answered true: the worker's state, then `authorized` with its fee mode. */
+  protected abstract admitted(who: Identity, lane: L): void;
+  /**
+   * The families whose miners subscribe: answers the held mining.subscribe once the main lane is
+   * usable (`poolPrefix`: the prefix its session was given).
+   */
+  protected subscribed?(id: StratumId, lane: L, poolPrefix: string): void;
 
   /** Whether fee target `want`'s current job suits this miner (seed-hash families: the main pool's epoch). */
   protected feeLaneFits(_want: string, _job: J): boolean {
@@ -211,6 +239,10 @@ export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerErr
     return this.state === "closed";
   }
 
+  get isHolding(): boolean {
+    return this.held !== null;
+  }
+
   protected strike(id: StratumId, error: E): void {
     this.refuse(id, error);
     this.countStrike(error);
@@ -224,8 +256,9 @@ export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerErr
     if (this.state === "closed") return;
     const wasAuthorized = this.state === "authorized";
     this.state = "closed";
-    if (this.loginTimer) clearTimeout(this.loginTimer);
-    this.loginTimer = null;
+    deadlines.clear(this);
+    this.held = null;
+    this.main?.forget(this);
     this.intake.clear();
     this.sent.clear();
     this.lane?.miners.delete(this);
@@ -257,7 +290,7 @@ export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerErr
   }
 
   /** The miner's main lane from now on; null when no pool is configured (refused and closed). */
-  protected joinMain<T extends L>(id: StratumId, lane: T | null): T | null {
+  private joinMain(id: StratumId, lane: L | null): L | null {
     if (lane === null) {
       this.refuse(id, this.refusal("other", "no pool configured"));
       this.close("no pool configured");
@@ -268,66 +301,108 @@ export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerErr
   }
 
   /**
-   * mining.subscribe on the miner's main lane (null: no pool configured): resolves with the lane's
-   * session once it has subscribed, or null when the miner was refused and closed meanwhile.
+   * mining.subscribe on the miner's main lane (null: no pool configured): answered by the family's
+   * `subscribed` once the lane is usable, or refused ("pool unavailable") and closed.
    */
-  protected async subscribeOn<U>(id: StratumId, lane: (L & SubscribingLane<U>) | null): Promise<U | null> {
+  protected subscribeOn(id: StratumId, lane: L | null): void {
     const main = this.joinMain(id, lane);
-    if (main === null) return null;
-    const ok = await main.whenSubscribed(this.host.timing.connectTimeoutMs * 2);
-    const u = main.upstream;
-    if (this.state === "closed") return null;
-    if (!ok || u === null) {
-      this.refuse(id, this.refusal("other", "pool unavailable"));
-      this.close("pool unavailable at subscribe");
-      return null;
-    }
-    return u;
+    if (main !== null) this.holdFor({ wait: "subscribe", id }, main);
   }
 
   /**
-   * A login the pool answers on the miner's own session, once the lane's wait ended (`ok`): false
-   * when the miner left meanwhile, or was refused (the pool's refusal of the login, or "pool
-   * unavailable") and closed.
+   * A login the pool answers on the miner's own session (`lane`, logged in as `who`): answered once
+   * the lane is usable, or refused (the pool's refusal of the login, or "pool unavailable") and closed.
    */
-  protected loginAnswered(id: StratumId, lane: { readonly refusal: string | null }, ok: boolean): boolean {
-    if (this.state === "closed") return false;
-    if (ok) return true;
+  protected loginOn(id: StratumId, who: Identity, lane: L | null): void {
+    const main = this.joinMain(id, lane);
+    if (main !== null) this.holdFor({ wait: "login", id, who }, main);
+  }
+
+  /** Answers `held` now when the lane is usable, else holds it until the lane says (or the wait ends). */
+  private holdFor(held: LaneWait, lane: L): void {
+    if (lane.usable) {
+      this.laneAnswered(held, lane, true);
+      return;
+    }
+    this.held = held;
+    deadlines.set(this, Math.min(this.host.timing.connectTimeoutMs * 2, this.loginLeft()));
+    lane.awaitUsable(this);
+  }
+
+  /** What remains of the login deadline. */
+  private loginLeft(): number {
+    return this.connectedAt + this.host.timing.loginTimeoutMs - Date.now();
+  }
+
+  onLaneUsable(lane: object, ok: boolean): void {
+    const held = this.held;
+    if (held === null || held.wait === "worker" || lane !== this.main || this.state === "closed") return;
+    this.held = null;
+    deadlines.set(this, Math.max(0, this.loginLeft()));
+    this.laneAnswered(held, this.main, ok);
+    this.intake.resume();
+  }
+
+  /** The login deadline passed, or the wait for the main lane did. */
+  onDeadline(): void {
+    const held = this.held;
+    this.held = null;
+    if (held !== null && held.wait !== "worker" && this.main !== null)
+      this.laneAnswered(held, this.main, false);
+    else this.close("login timeout");
+  }
+
+  private laneAnswered(held: LaneWait, lane: L, ok: boolean): void {
+    if (held.wait === "subscribe") {
+      const u = lane.upstream;
+      if (!ok || u === null) {
+        this.refuse(held.id, this.refusal("other", "pool unavailable"));
+        this.close("pool unavailable at subscribe");
+      } else this.subscribed?.(held.id, lane, u.extranonce);
+      return;
+    }
+    if (ok) {
+      this.admit(held.id, held.who, lane);
+      return;
+    }
     const why = lane.refusal ?? "pool unavailable";
-    this.refuse(id, this.refusal(lane.refusal === null ? "other" : "unauthorized", why));
+    this.refuse(held.id, this.refusal(lane.refusal === null ? "other" : "unauthorized", why));
     this.close(`${why} at login`);
-    return false;
   }
 
   /**
    * mining.authorize of a subscribed miner on its main lane: one worker per connection (further names
    * mine under the first), the ban check, then the miner's own session logs the worker in (a shared
-   * session is logged in as the port's identity). Resolves with who the miner is once the login was
-   * answered; null when it was refused, or answered already.
+   * session is logged in as the port's identity), and the login is answered once the pool has.
    */
-  protected async authorizeWorker(
-    id: StratumId,
-    lane: WorkerLane,
-    user: string,
-    password: string,
-  ): Promise<Identity | null> {
+  protected authorizeWorker(id: StratumId, lane: L & WorkerLane, user: string, password: string): void {
     if (this.state === "authorized") {
       // one worker per connection: further names mine under the first
       this.answer(id, true);
-      return null;
+      return;
     }
     const who = this.identify(id, user);
-    if (who === null) return null;
-    if (!lane.shared) {
-      const ok = await lane.addUser(who.upstreamUser, password);
-      if (this.state === "closed") return null;
-      if (!ok) {
-        this.refuse(id, this.refusal("unauthorized", "pool refused the worker"));
-        return null;
-      }
+    if (who === null) return;
+    if (lane.shared) {
+      this.admit(id, who, lane);
+      return;
     }
+    this.held = { wait: "worker", id, who };
+    lane.addUser(who.upstreamUser, password, this);
+  }
+
+  onPoolAuthorize(user: string, ok: boolean): void {
+    const held = this.held;
+    if (held?.wait !== "worker" || held.who.upstreamUser !== user || this.state === "closed") return;
+    this.held = null;
+    if (ok) this.admit(held.id, held.who, this.main as L);
+    else this.refuse(held.id, this.refusal("unauthorized", "pool refused the worker"));
+    this.intake.resume();
+  }
+
+  private admit(id: StratumId, who: Identity, lane: L): void {
     this.answer(id, true);
-    return who;
+    this.admitted(who, lane);
   }
 
   /**
@@ -347,8 +422,7 @@ export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerErr
     device.agent = this.agent;
     this.device = device;
     this.state = "authorized";
-    if (this.loginTimer) clearTimeout(this.loginTimer);
-    this.loginTimer = null;
+    deadlines.clear(this);
     this.feeMode = chooseFeeMode(
       this.host.mode,
       movable,
@@ -376,7 +450,7 @@ export abstract class MovableMiner<L extends MinerLane<J>, J, E extends MinerErr
 
   /** Compatible-style fee: the fee workers are authorized on the miner's own main session. */
   protected authorizeFeeWorkers(main: L): void {
-    for (const t of this.host.fee.targets) if (t.ratio > 0) void main.addUser?.(t.user, "x");
+    for (const t of this.host.fee.targets) if (t.ratio > 0) main.addUser?.(t.user, "x", null);
   }
 
   // ---- shares ----

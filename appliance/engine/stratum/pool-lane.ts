@@ -31,6 +31,16 @@ export interface SlotMiner {
   laneIndex: number;
 }
 
+/**
+ * Learns that a lane became usable (`ok`), or that it closed first. A waiter, not a promise: in
+ * Efficient mode every login waits here, and a promise with its timer and closures was garbage left
+ * among each miner's long-lived objects (docs/benchmarks.md). The waiter bounds its own wait, and
+ * calls `forget` when it gives up.
+ */
+export interface LaneWaiter {
+  onLaneUsable(lane: object, ok: boolean): void;
+}
+
 const MAX_BACKOFF_MS = 30_000;
 /** how long a replaced session may stay open to answer shares already sent */
 export const RETIRE_GRACE_MS = 10_000;
@@ -58,7 +68,8 @@ export abstract class PoolLane<U extends LaneSession, J, M extends SlotMiner> {
   protected readyOnce = false;
   private backoff: number;
   private retry: ReturnType<typeof setTimeout> | null = null;
-  private waiters: Array<(ok: boolean) => void> = [];
+  /** waiters for the lane to become usable (made on first use) */
+  private waiters: LaneWaiter[] | null = null;
 
   constructor(
     private readonly base: PoolLaneHost<PoolLane<U, J, M>>,
@@ -126,23 +137,34 @@ export abstract class PoolLane<U extends LaneSession, J, M extends SlotMiner> {
     this.settle(false);
   }
 
-  /** Resolves true at the lane's next `settle(true)`, false when it closes or after `timeoutMs`. */
-  protected waitFor(timeoutMs: number): Promise<boolean> {
-    if (this.closed) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => done(false), timeoutMs);
-      const done = (ok: boolean) => {
-        clearTimeout(timer);
-        const i = this.waiters.indexOf(done);
-        if (i >= 0) this.waiters.splice(i, 1);
-        resolve(ok);
-      };
-      this.waiters.push(done);
-    });
+  /**
+   * Whether a login can be answered: the first session has subscribed (its prefix is known) or
+   * logged in, as the family says by calling `settle(true)`.
+   */
+  get usable(): boolean {
+    return this.readyOnce;
+  }
+
+  /** `w` is told at the lane's next `settle(true)`, or that it closed first. */
+  awaitUsable(w: LaneWaiter): void {
+    if (this.closed) {
+      w.onLaneUsable(this, false);
+      return;
+    }
+    this.waiters ??= [];
+    this.waiters.push(w);
+  }
+
+  forget(w: LaneWaiter): void {
+    const list = this.waiters;
+    const i = list === null ? -1 : list.indexOf(w);
+    if (i >= 0) list?.splice(i, 1);
   }
 
   protected settle(ok: boolean): void {
-    for (const w of [...this.waiters]) w(ok);
+    const list = this.waiters;
+    this.waiters = null;
+    for (const w of list ?? []) w.onLaneUsable(this, ok);
   }
 
   /** The pool delivered work: the next failure starts the backoff afresh. */

@@ -20,6 +20,15 @@ export interface PendingRequest {
   readonly kind: string;
 }
 
+/**
+ * Learns the pool's verdict on a worker it asked to authorize. A waiter, not a promise: a login on
+ * the miner's own session waits here, and a promise with its closures was garbage every login left
+ * among the miner's long-lived objects (docs/benchmarks.md).
+ */
+export interface AuthorizeWaiter {
+  onPoolAuthorize(user: string, ok: boolean): void;
+}
+
 /** Requests a pool may leave unanswered before the session is closed. */
 export const MAX_PENDING_REQUESTS = 4096;
 

@@ -10,6 +10,7 @@ import type { LogLevel } from "../../domain/engine.ts";
 import { FewMap } from "../few-map.ts";
 import { requestLine } from "./message.ts";
 import { type LaneSession, PoolLane, type PoolLaneHost, type SlotMiner } from "./pool-lane.ts";
+import type { AuthorizeWaiter } from "./pool-session.ts";
 
 /** A miner as a lane sees it. */
 export interface PrefixLaneMiner<L, U, J> extends SlotMiner {
@@ -41,7 +42,7 @@ export interface PrefixSession extends LaneSession {
   readonly extranonce: string;
   readonly label: string;
   readonly isReady: boolean;
-  authorize(user: string, password: string): Promise<boolean>;
+  authorize(user: string, password: string, waiter: AuthorizeWaiter | null): void;
   close(reason: string): void;
 }
 
@@ -132,17 +133,15 @@ export abstract class PrefixLane<U extends PrefixSession, W, J> extends PoolLane
     for (const m of [...this.miners]) m.onLaneDown(this);
   }
 
-  /** Resolves true once the first session is usable (subscribed, its prefix known, or logged in). */
-  whenSubscribed(timeoutMs: number): Promise<boolean> {
-    return this.readyOnce ? Promise.resolve(true) : this.waitFor(timeoutMs);
-  }
-
-  /** Authorizes a user on this and every later session. */
-  async addUser(user: string, password: string): Promise<boolean> {
+  /**
+   * Authorizes a user on this and every later session; `waiter` learns the pool's verdict on this
+   * one (false at once while the lane has no ready session).
+   */
+  addUser(user: string, password: string, waiter: AuthorizeWaiter | null): void {
     this.users.set(user, password);
     const u = this.upstream;
-    if (u === null || !u.isReady) return false;
-    return u.authorize(user, password);
+    if (u?.isReady) u.authorize(user, password, waiter);
+    else waiter?.onPoolAuthorize(user, false);
   }
 
   /**
@@ -164,7 +163,7 @@ export abstract class PrefixLane<U extends PrefixSession, W, J> extends PoolLane
   onSubscribed(u: U): void {
     if (u !== this.upstream || this.refusesPrefix(u)) return;
     this.sessionSince = Date.now();
-    for (const [user, password] of this.users) void u.authorize(user, password);
+    for (const [user, password] of this.users) u.authorize(user, password, null);
     if (this.readyOnce) this.miners.each(tellSession, this, u);
     this.readyOnce = true;
     this.settle(true);

@@ -17,7 +17,8 @@ import { parseAuthorize } from "./bitcoin/messages.ts";
 import { intern } from "./intern.ts";
 import { errorLine, parsePositional, requestLine, resultLine, type StratumId } from "./message.ts";
 import { hasId, MinerJobs, type SentJob } from "./miner-jobs.ts";
-import { type MinerLane, MovableMiner, type Refusal, type SubscribingLane } from "./movable-miner.ts";
+import { type Identity, type MinerLane, MovableMiner, type Refusal } from "./movable-miner.ts";
+import type { AuthorizeWaiter } from "./pool-session.ts";
 import type { ShareTicket } from "./prefix-upstream.ts";
 
 const Method = {
@@ -54,8 +55,8 @@ export interface PrefixJob<W extends PrefixWork> {
 }
 
 /** A prefix family's lane (a PoolLane of PrefixUpstream sessions). */
-export interface PrefixLane<J> extends MinerLane<J>, SubscribingLane<{ readonly extranonce: string }> {
-  addUser(user: string, password: string): Promise<boolean>;
+export interface PrefixLane<J> extends MinerLane<J> {
+  addUser(user: string, password: string, waiter: AuthorizeWaiter | null): void;
 }
 
 /** mining.subscribe ["agent", sessionId|null, host, port]: the agent; the rest is informational. */
@@ -104,7 +105,7 @@ export abstract class PrefixMiner<
 
   // ---- requests ----
 
-  handleLine(line: string): Promise<void> | undefined {
+  handleLine(line: string): void {
     const m = parsePositional(line);
     if (m === null) {
       this.host.log("warn", `miner ${this.ip}: malformed line`);
@@ -118,13 +119,15 @@ export abstract class PrefixMiner<
           this.strike(m.id, new StratumError(ErrorCode.OTHER, "already subscribed"));
           return;
         }
-        return this.subscribe(m.id, m.params);
+        this.subscribe(m.id, m.params);
+        return;
       case Method.EXTRANONCE_SUBSCRIBE:
         this.extranonceSubscribed = true;
         this.answer(m.id, true);
         return;
       case Method.AUTHORIZE:
-        return this.authorize(m.id, m.params);
+        this.authorize(m.id, m.params);
+        return;
       case Method.SUBMIT:
         this.submit(m.id, m.params);
         return;
@@ -135,22 +138,23 @@ export abstract class PrefixMiner<
   }
 
   /** mining.subscribe: the answer waits for the session whose prefix the miner will mine under. */
-  private async subscribe(id: StratumId, params: unknown[]): Promise<void> {
+  private subscribe(id: StratumId, params: unknown[]): void {
     const agent = parseSubscribe(params);
     if (agent instanceof StratumError) {
       this.strike(id, agent);
       return;
     }
     this.agent = intern(agent);
-    const lane = this.host.mainLane(this);
-    const u = await this.subscribeOn(id, lane);
-    if (u === null || lane === null) return;
-    this.prefix = this.prefixOn(lane.shared, u.extranonce);
+    this.subscribeOn(id, this.host.mainLane(this));
+  }
+
+  protected override subscribed(id: StratumId, lane: L, poolPrefix: string): void {
+    this.prefix = this.prefixOn(lane.shared, poolPrefix);
     this.state = "subscribed";
     this.answer(id, [null, this.prefix]);
   }
 
-  private async authorize(id: StratumId, params: unknown[]): Promise<void> {
+  private authorize(id: StratumId, params: unknown[]): void {
     const a = parseAuthorize(params);
     if (a instanceof StratumError) {
       this.strike(id, a);
@@ -160,9 +164,10 @@ export abstract class PrefixMiner<
       this.strike(id, new StratumError(ErrorCode.NOT_SUBSCRIBED, "not subscribed"));
       return;
     }
-    const lane = this.main as L;
-    const who = await this.authorizeWorker(id, lane, a.user, a.password || "x");
-    if (who === null) return;
+    this.authorizeWorker(id, this.main as L, a.user, a.password || "x");
+  }
+
+  protected admitted(who: Identity, lane: L): void {
     this.upstreamUser = who.upstreamUser;
     this.authorized(who, lane, this.canSetExtranonce());
   }

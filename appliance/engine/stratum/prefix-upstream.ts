@@ -10,7 +10,7 @@ import { FewSet } from "../few-map.ts";
 import type { Endpoint } from "../transport/endpoint.ts";
 import { ErrorCode, readPoolError, StratumError } from "./bitcoin/errors.ts";
 import { parsePositional } from "./message.ts";
-import { PoolSession } from "./pool-session.ts";
+import { type AuthorizeWaiter, PoolSession } from "./pool-session.ts";
 
 const Method = {
   SUBSCRIBE: "mining.subscribe",
@@ -52,7 +52,7 @@ export interface PrefixCodec<W> {
 
 type Pending =
   | { kind: "share"; ticket: ShareTicket; sentAt: number }
-  | { kind: "authorize"; user: string; resolve: (ok: boolean) => void }
+  | { kind: "authorize"; user: string; waiter: AuthorizeWaiter | null }
   | { kind: "subscribe" }
   | { kind: "ignore" };
 
@@ -84,12 +84,10 @@ export class PrefixUpstream<W> extends PoolSession<Pending> {
   }
 
   /** Authorizes a user on this session (every shared worker and fee worker once). */
-  authorize(user: string, password: string): Promise<boolean> {
-    if (this.authorized.has(user)) return Promise.resolve(true);
-    if (this.state !== "ready") return Promise.resolve(false);
-    return new Promise((resolve) => {
-      this.request({ kind: "authorize", user, resolve }, Method.AUTHORIZE, [user, password]);
-    });
+  authorize(user: string, password: string, waiter: AuthorizeWaiter | null): void {
+    if (this.authorized.has(user)) waiter?.onPoolAuthorize(user, true);
+    else if (this.state !== "ready") waiter?.onPoolAuthorize(user, false);
+    else this.request({ kind: "authorize", user, waiter }, Method.AUTHORIZE, [user, password]);
   }
 
   /**
@@ -114,7 +112,7 @@ export class PrefixUpstream<W> extends PoolSession<Pending> {
     const closed = new StratumError(ErrorCode.STALE, "upstream session closed");
     for (const p of this.pending.values()) {
       if (p.kind === "share") p.ticket.onResult(closed, 0);
-      else if (p.kind === "authorize") p.resolve(false);
+      else if (p.kind === "authorize") p.waiter?.onPoolAuthorize(p.user, false);
     }
     this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB, false);
   }
@@ -192,7 +190,7 @@ export class PrefixUpstream<W> extends PoolSession<Pending> {
       case "authorize": {
         const ok = result === true && readPoolError(error) === null;
         if (ok) this.authorized.add(p.user);
-        p.resolve(ok);
+        p.waiter?.onPoolAuthorize(p.user, ok);
         return;
       }
       case "ignore":

@@ -50,9 +50,9 @@ export class Lane extends PoolLane<AlphUpstream, AlphJob, LaneMiner> implements 
     for (const m of [...this.miners]) m.onLaneDown(this);
   }
 
-  /** Resolves true once a session is logged in with work to give, false if none is in time. */
-  whenReady(timeoutMs: number): Promise<boolean> {
-    return this.current !== null ? Promise.resolve(true) : this.waitFor(timeoutMs);
+  /** A login is answered once a session is logged in with work to give. */
+  override get usable(): boolean {
+    return this.current !== null;
   }
 
   onReady(u: AlphUpstream): void {

@@ -11,7 +11,7 @@
 import { intern } from "../intern.ts";
 import { numberLine, parseMessage, requestLine, type StratumId, type StratumParams } from "../message.ts";
 import { MinerJobs } from "../miner-jobs.ts";
-import { MovableMiner, type Refusal } from "../movable-miner.ts";
+import { type Identity, MovableMiner, type Refusal } from "../movable-miner.ts";
 import { AlphError, AlphErrorCode, STALE_JOB } from "./errors.ts";
 import type { AlphJob } from "./job.ts";
 import type { Lane } from "./lane.ts";
@@ -44,7 +44,7 @@ export class AlphMinerSession extends MovableMiner<Lane, AlphJob, AlphError> {
 
   // ---- requests ----
 
-  handleLine(line: string): Promise<void> | undefined {
+  handleLine(line: string): void {
     const m = parseMessage(line);
     if (m === null) {
       this.strike(null, new AlphError(AlphErrorCode.OTHER, "malformed JSON"));
@@ -59,7 +59,8 @@ export class AlphMinerSession extends MovableMiner<Lane, AlphJob, AlphError> {
         this.answer(m.id, "result");
         return;
       case AlphMethod.AUTHORIZE:
-        return this.authorize(m.id, m.params);
+        this.authorize(m.id, m.params);
+        return;
       case AlphMethod.SUBMIT:
         this.submit(m.id, m.params);
         return;
@@ -73,7 +74,7 @@ export class AlphMinerSession extends MovableMiner<Lane, AlphJob, AlphError> {
   }
 
   /** mining.authorize: the answer waits for the pool session the miner will mine on. */
-  private async authorize(id: StratumId, params: StratumParams): Promise<void> {
+  private authorize(id: StratumId, params: StratumParams): void {
     const a = parseAuthorize(params);
     if (a instanceof AlphError) {
       this.strike(id, a);
@@ -86,14 +87,10 @@ export class AlphMinerSession extends MovableMiner<Lane, AlphJob, AlphError> {
     }
     const who = this.identify(id, a.user);
     if (who === null) return;
-    const lane = this.joinMain(
-      id,
-      this.host.mainLane(this, { user: who.upstreamUser, password: a.password }),
-    );
-    if (lane === null) return;
-    const ok = await lane.whenReady(this.host.timing.connectTimeoutMs * 2);
-    if (!this.loginAnswered(id, lane, ok)) return;
-    this.answer(id, true);
+    this.loginOn(id, who, this.host.mainLane(this, { user: who.upstreamUser, password: a.password }));
+  }
+
+  protected admitted(who: Identity, lane: Lane): void {
     // every miner takes mining.set_extranonce, so every miner can be moved for fee
     this.authorized(who, lane, true);
   }

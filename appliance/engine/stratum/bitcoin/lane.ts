@@ -7,6 +7,7 @@ import type { LogLevel } from "../../../domain/engine.ts";
 import { FewMap } from "../../few-map.ts";
 import { Roster } from "../../roster.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
+import type { AuthorizeWaiter } from "../pool-session.ts";
 import { SlotTable } from "../slot-table.ts";
 import {
   type Framing,
@@ -16,13 +17,7 @@ import {
   REFRAME_MIN_EXTRANONCE2,
 } from "./framing.ts";
 import { JOBS_PER_LANE, type Job, type JobTable, jobsPerSharedLane } from "./job.ts";
-import {
-  type AuthorizeWaiter,
-  Upstream,
-  type UpstreamHandler,
-  type UpstreamJob,
-  type UpstreamOptions,
-} from "./upstream.ts";
+import { Upstream, type UpstreamHandler, type UpstreamJob, type UpstreamOptions } from "./upstream.ts";
 
 /** A miner as a lane sees it. */
 export interface LaneMiner {

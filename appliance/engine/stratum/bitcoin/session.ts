@@ -25,6 +25,7 @@ import {
   resultLine,
   type StratumId,
 } from "../message.ts";
+import type { AuthorizeWaiter } from "../pool-session.ts";
 import { wantedMove } from "../share-accounting.ts";
 import { ErrorCode, StratumError } from "./errors.ts";
 import { type Framing, MINER_EXTRANONCE2_BYTES, minerWidth, slotHex } from "./framing.ts";
@@ -32,7 +33,7 @@ import type { Job, JobTable } from "./job.ts";
 import type { Lane, LaneMiner, LaneWaiter } from "./lane.ts";
 import { parseAuthorize, parseConfigure, parseDifficulty, parseSubmit, parseSubscribe } from "./messages.ts";
 import { BIP320_MASK, Method } from "./methods.ts";
-import type { AuthorizeWaiter, ShareTicket, Upstream, UpstreamJob } from "./upstream.ts";
+import type { ShareTicket, Upstream, UpstreamJob } from "./upstream.ts";
 
 export type MinerState = "connected" | "subscribed" | "authorized" | "closed";
 

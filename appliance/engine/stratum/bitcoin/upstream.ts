@@ -12,7 +12,7 @@ import { PROXY_AGENT } from "../agent.ts";
 import { intern, LineCache } from "../intern.ts";
 import { MAX_LINE_BYTES, PoolLineSplitter } from "../line-codec.ts";
 import { parsePositional, requestLine, resultLine, type StratumId } from "../message.ts";
-import { ignoreRejection } from "../pool-session.ts";
+import { type AuthorizeWaiter, ignoreRejection } from "../pool-session.ts";
 import { ErrorCode, readPoolError, StratumError } from "./errors.ts";
 import {
   type Notify,
@@ -40,11 +40,6 @@ export interface UpstreamJob {
 /** The object a share travels with; its owner learns the pool's verdict through onResult. */
 export interface ShareTicket {
   onResult(error: StratumError | null, latencyMs: number): void;
-}
-
-/** Learns the pool's verdict on a worker it asked to authorize. */
-export interface AuthorizeWaiter {
-  onPoolAuthorize(user: string, ok: boolean): void;
 }
 
 export interface UpstreamHandler {

@@ -8,7 +8,7 @@
 import { intern } from "../intern.ts";
 import { numberLine, parsePositional, requestLine, type StratumId } from "../message.ts";
 import { hasId, MinerJobs, type SentJob } from "../miner-jobs.ts";
-import { MovableMiner, type Refusal } from "../movable-miner.ts";
+import { type Identity, MovableMiner, type Refusal } from "../movable-miner.ts";
 import { EthError, EthErrorCode } from "./errors.ts";
 import type { EthJob } from "./job.ts";
 import type { Lane } from "./lane.ts";
@@ -68,7 +68,7 @@ export class EthMinerSession extends MovableMiner<Lane, EthJob, EthError> {
 
   // ---- requests ----
 
-  handleLine(line: string): Promise<void> | undefined {
+  handleLine(line: string): void {
     const m = parsePositional(line);
     if (m === null) {
       this.strike(null, new EthError(EthErrorCode.OTHER, "malformed JSON"));
@@ -88,7 +88,8 @@ export class EthMinerSession extends MovableMiner<Lane, EthJob, EthError> {
           this.strike(m.id, new EthError(EthErrorCode.OTHER, "unexpected login"));
           return;
         }
-        return this.login(m.id, params, m.worker ?? null);
+        this.login(m.id, params, m.worker ?? null);
+        return;
       case EthproxyMethod.GET_WORK:
         this.getWork(m.id);
         return;
@@ -107,7 +108,8 @@ export class EthMinerSession extends MovableMiner<Lane, EthJob, EthError> {
           this.strike(m.id, new EthError(EthErrorCode.OTHER, "unsupported protocol"));
           return;
         }
-        return this.subscribe(m.id, params);
+        this.subscribe(m.id, params);
+        return;
       case NicehashMethod.EXTRANONCE_SUBSCRIBE:
         if (this.dialect !== "nicehash") {
           this.strike(m.id, this.notLoggedIn());
@@ -121,7 +123,8 @@ export class EthMinerSession extends MovableMiner<Lane, EthJob, EthError> {
           this.strike(m.id, new EthError(EthErrorCode.NOT_SUBSCRIBED, "not subscribed"));
           return;
         }
-        return this.authorize(m.id, params);
+        this.authorize(m.id, params);
+        return;
       case NicehashMethod.SUBMIT:
         if (this.dialect !== "nicehash") {
           this.strike(m.id, this.notLoggedIn());
@@ -140,7 +143,7 @@ export class EthMinerSession extends MovableMiner<Lane, EthJob, EthError> {
   }
 
   /** ETHPROXY eth_submitLogin: the miner's own session logs in as the rewritten user first. */
-  private async login(id: StratumId, params: unknown[], worker: string | null): Promise<void> {
+  private login(id: StratumId, params: unknown[], worker: string | null): void {
     const l = parseLogin(EthproxyMethod.SUBMIT_LOGIN, params);
     if (l instanceof EthError) {
       this.strike(id, l);
@@ -150,36 +153,28 @@ export class EthMinerSession extends MovableMiner<Lane, EthJob, EthError> {
     const user = worker !== null && !l.user.includes(".") ? `${l.user}.${worker}` : l.user;
     const who = this.identify(id, user);
     if (who === null) return;
-    const lane = this.joinMain(
-      id,
-      this.host.mainLane(this, { user: who.upstreamUser, password: l.password }),
-    );
-    if (lane === null) return;
-    const ok = await lane.whenSubscribed(this.host.timing.connectTimeoutMs * 2);
-    if (!this.loginAnswered(id, lane, ok)) return;
-    this.answer(id, true);
-    this.upstreamUser = who.upstreamUser;
-    this.authorized(who, lane, this.movable());
+    this.loginOn(id, who, this.host.mainLane(this, { user: who.upstreamUser, password: l.password }));
   }
 
   /** ES1 mining.subscribe: the answer waits for the session whose prefix the miner will mine under. */
-  private async subscribe(id: StratumId, params: unknown[]): Promise<void> {
+  private subscribe(id: StratumId, params: unknown[]): void {
     const agent = parseNicehashSubscribe(params);
     if (agent instanceof EthError) {
       this.strike(id, agent);
       return;
     }
     this.agent = intern(agent);
-    const lane = this.host.mainLane(this, null);
-    const u = await this.subscribeOn(id, lane);
-    if (u === null || lane === null) return;
-    this.prefix = this.prefixOn(lane.shared, u.extranonce);
+    this.subscribeOn(id, this.host.mainLane(this, null));
+  }
+
+  protected override subscribed(id: StratumId, lane: Lane, poolPrefix: string): void {
+    this.prefix = this.prefixOn(lane.shared, poolPrefix);
     this.state = "subscribed";
     const sid = this.id.toString(16).padStart(8, "0");
     this.answer(id, [[NicehashMethod.NOTIFY, sid, NICEHASH_PROTOCOL], this.prefix]);
   }
 
-  private async authorize(id: StratumId, params: unknown[]): Promise<void> {
+  private authorize(id: StratumId, params: unknown[]): void {
     const a = parseLogin(NicehashMethod.AUTHORIZE, params);
     if (a instanceof EthError) {
       this.strike(id, a);
@@ -189,9 +184,11 @@ export class EthMinerSession extends MovableMiner<Lane, EthJob, EthError> {
       this.refuse(id, new EthError(EthErrorCode.NOT_SUBSCRIBED, "not subscribed"));
       return;
     }
-    const lane = this.main as Lane;
-    const who = await this.authorizeWorker(id, lane, a.user, a.password);
-    if (who === null) return;
+    this.authorizeWorker(id, this.main as Lane, a.user, a.password);
+  }
+
+  /** ETHPROXY's login on the miner's own session, or ES1's worker. */
+  protected admitted(who: Identity, lane: Lane): void {
     this.upstreamUser = who.upstreamUser;
     this.authorized(who, lane, this.movable());
   }

@@ -10,7 +10,7 @@ import { FewSet } from "../../few-map.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
 import { intern } from "../intern.ts";
 import { parsePositional } from "../message.ts";
-import { PoolSession } from "../pool-session.ts";
+import { type AuthorizeWaiter, PoolSession } from "../pool-session.ts";
 import { EthError, EthErrorCode, readPoolError } from "./errors.ts";
 import {
   parseDifficulty,
@@ -62,7 +62,7 @@ export interface UpstreamOptions {
 
 type Pending =
   | { kind: "share"; ticket: ShareTicket; sentAt: number }
-  | { kind: "authorize"; user: string; resolve: (ok: boolean) => void }
+  | { kind: "authorize"; user: string; waiter: AuthorizeWaiter | null }
   | { kind: "login" }
   | { kind: "subscribe" }
   | { kind: "work" }
@@ -109,12 +109,10 @@ export class EthUpstream extends PoolSession<Pending> {
   }
 
   /** ES1: authorizes a further user on this session (ETHPROXY has its one login). */
-  authorize(user: string, password: string): Promise<boolean> {
-    if (this.authorized.has(user)) return Promise.resolve(true);
-    if (this.state !== "ready" || this.dialect === "ethproxy") return Promise.resolve(false);
-    return new Promise((resolve) => {
-      this.request({ kind: "authorize", user, resolve }, NicehashMethod.AUTHORIZE, [user, password]);
-    });
+  authorize(user: string, password: string, waiter: AuthorizeWaiter | null): void {
+    if (this.authorized.has(user)) waiter?.onPoolAuthorize(user, true);
+    else if (this.state !== "ready" || this.dialect === "ethproxy") waiter?.onPoolAuthorize(user, false);
+    else this.request({ kind: "authorize", user, waiter }, NicehashMethod.AUTHORIZE, [user, password]);
   }
 
   /**
@@ -157,7 +155,7 @@ export class EthUpstream extends PoolSession<Pending> {
     const closed = new EthError(EthErrorCode.STALE, "upstream session closed");
     for (const p of this.pending.values()) {
       if (p.kind === "share") p.ticket.onResult(closed, 0);
-      else if (p.kind === "authorize") p.resolve(false);
+      else if (p.kind === "authorize") p.waiter?.onPoolAuthorize(p.user, false);
     }
     this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB, this.refused);
   }
@@ -296,7 +294,7 @@ export class EthUpstream extends PoolSession<Pending> {
       case "authorize": {
         const ok = result === true && readPoolError(error) === null;
         if (ok) this.authorized.add(p.user);
-        p.resolve(ok);
+        p.waiter?.onPoolAuthorize(p.user, ok);
         return;
       }
       case "ignore":

@@ -17,7 +17,7 @@ import {
   type StratumId,
 } from "../message.ts";
 import { hasId, MinerJobs, type SentJob } from "../miner-jobs.ts";
-import { MovableMiner, type Refusal } from "../movable-miner.ts";
+import { type Identity, MovableMiner, type Refusal } from "../movable-miner.ts";
 import type { KaspaJob } from "./job.ts";
 import type { Lane } from "./lane.ts";
 import { parseLogin, parseSubmit, parseSubscribe } from "./messages.ts";
@@ -58,7 +58,7 @@ export class KaspaMinerSession extends MovableMiner<Lane, KaspaJob, EthError> {
 
   // ---- requests ----
 
-  handleLine(line: string): Promise<void> | undefined {
+  handleLine(line: string): void {
     const m = parsePositional(line);
     if (m === null) {
       this.strike(null, new EthError(EthErrorCode.OTHER, "malformed JSON"));
@@ -71,13 +71,15 @@ export class KaspaMinerSession extends MovableMiner<Lane, KaspaJob, EthError> {
           this.strike(m.id, new EthError(EthErrorCode.OTHER, "already subscribed"));
           return;
         }
-        return this.subscribe(m.id, m.params);
+        this.subscribe(m.id, m.params);
+        return;
       case KaspaMethod.EXTRANONCE_SUBSCRIBE:
         this.extranonceSubscribed = true;
         this.answer(m.id, true);
         return;
       case KaspaMethod.AUTHORIZE:
-        return this.authorize(m.id, m.params);
+        this.authorize(m.id, m.params);
+        return;
       case KaspaMethod.SUBMIT:
         this.submit(m.id, m.params);
         return;
@@ -88,7 +90,7 @@ export class KaspaMinerSession extends MovableMiner<Lane, KaspaJob, EthError> {
   }
 
   /** mining.subscribe: the answer waits for the main session the miner will mine on. */
-  private async subscribe(id: StratumId, params: unknown[]): Promise<void> {
+  private subscribe(id: StratumId, params: unknown[]): void {
     const agent = parseSubscribe(params);
     if (agent instanceof EthError) {
       this.strike(id, agent);
@@ -97,19 +99,20 @@ export class KaspaMinerSession extends MovableMiner<Lane, KaspaJob, EthError> {
     this.agent = intern(agent);
     this.form = notifyFormOf(agent);
     this.bitmain = isBitmainAgent(agent);
-    const lane = this.host.mainLane(this);
-    const u = await this.subscribeOn(id, lane);
-    if (u === null || lane === null) return;
+    this.subscribeOn(id, this.host.mainLane(this));
+  }
+
+  protected override subscribed(id: StratumId, lane: Lane, poolPrefix: string): void {
     this.state = "subscribed";
     if (this.bitmain) {
       // Bitmain firmware takes a prefix here; the set_extranonce after authorize confirms or corrects
       // it (an Efficient session learns its pool's prefix only then), as the bridges do
-      const prefix = this.prefixOn(lane.shared, u.extranonce);
+      const prefix = this.prefixOn(lane.shared, poolPrefix);
       this.answer(id, [null, prefix, NONCE_HEX / 2 - prefix.length / 2]);
     } else this.answer(id, [true, KASPA_PROTOCOL]);
   }
 
-  private async authorize(id: StratumId, params: unknown[]): Promise<void> {
+  private authorize(id: StratumId, params: unknown[]): void {
     const a = parseLogin(KaspaMethod.AUTHORIZE, params);
     if (a instanceof EthError) {
       this.strike(id, a);
@@ -119,9 +122,10 @@ export class KaspaMinerSession extends MovableMiner<Lane, KaspaJob, EthError> {
       this.refuse(id, new EthError(EthErrorCode.NOT_SUBSCRIBED, "not subscribed"));
       return;
     }
-    const lane = this.main as Lane;
-    const who = await this.authorizeWorker(id, lane, a.user, a.password);
-    if (who === null) return;
+    this.authorizeWorker(id, this.main as Lane, a.user, a.password);
+  }
+
+  protected admitted(who: Identity, lane: Lane): void {
     this.upstreamUser = who.upstreamUser;
     this.authorized(who, lane, this.canSetExtranonce());
   }

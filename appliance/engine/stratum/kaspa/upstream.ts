@@ -11,7 +11,7 @@ import type { Endpoint } from "../../transport/endpoint.ts";
 import { EthError, EthErrorCode, readPoolError } from "../ethereum/errors.ts";
 import { intern } from "../intern.ts";
 import { parsePositional } from "../message.ts";
-import { PoolSession } from "../pool-session.ts";
+import { type AuthorizeWaiter, PoolSession } from "../pool-session.ts";
 import { parseDifficulty, parseNotify, parseSetExtranonce, parseSubscribeResult } from "./messages.ts";
 import { KASPA_PROTOCOL, KaspaMethod } from "./methods.ts";
 
@@ -46,7 +46,7 @@ export interface UpstreamOptions {
 
 type Pending =
   | { kind: "share"; ticket: ShareTicket; sentAt: number }
-  | { kind: "authorize"; user: string; resolve: (ok: boolean) => void }
+  | { kind: "authorize"; user: string; waiter: AuthorizeWaiter | null }
   | { kind: "subscribe" }
   | { kind: "ignore" };
 
@@ -71,12 +71,10 @@ export class KaspaUpstream extends PoolSession<Pending> {
   }
 
   /** Authorizes a user on this session (every share names one). */
-  authorize(user: string, password: string): Promise<boolean> {
-    if (this.authorized.has(user)) return Promise.resolve(true);
-    if (this.state !== "ready") return Promise.resolve(false);
-    return new Promise((resolve) => {
-      this.request({ kind: "authorize", user, resolve }, KaspaMethod.AUTHORIZE, [user, password]);
-    });
+  authorize(user: string, password: string, waiter: AuthorizeWaiter | null): void {
+    if (this.authorized.has(user)) waiter?.onPoolAuthorize(user, true);
+    else if (this.state !== "ready") waiter?.onPoolAuthorize(user, false);
+    else this.request({ kind: "authorize", user, waiter }, KaspaMethod.AUTHORIZE, [user, password]);
   }
 
   /** Sends a share: [user, pool job id, the full nonce as 16 hex digits]. */
@@ -101,7 +99,7 @@ export class KaspaUpstream extends PoolSession<Pending> {
     const closed = new EthError(EthErrorCode.STALE, "upstream session closed");
     for (const p of this.pending.values()) {
       if (p.kind === "share") p.ticket.onResult(closed, 0);
-      else if (p.kind === "authorize") p.resolve(false);
+      else if (p.kind === "authorize") p.waiter?.onPoolAuthorize(p.user, false);
     }
     this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB, false);
   }
@@ -185,7 +183,7 @@ export class KaspaUpstream extends PoolSession<Pending> {
       case "authorize": {
         const ok = result === true && readPoolError(error) === null;
         if (ok) this.authorized.add(p.user);
-        p.resolve(ok);
+        p.waiter?.onPoolAuthorize(p.user, ok);
         return;
       }
       case "ignore":
