@@ -26,6 +26,8 @@ export interface TestKaspaPoolOptions {
   trustShares?: boolean;
   /** the heavy hash shares are verified with (default Kaspa's; PYRIN for blake3s) */
   algorithm?: HeavyHashAlgorithm;
+  /** workers this pool does not know: their mining.authorize is answered 24, Unauthorized worker */
+  unknownWorkers?: string[];
 }
 
 export type RejectReason =
@@ -253,6 +255,7 @@ export class TestKaspaPool {
         if (!c.subscribed) return failure(m.id, 25, "Not subscribed");
         const user = m.params[0];
         if (typeof user !== "string" || user === "") return failure(m.id, 20, "Invalid user");
+        if (this.opts.unknownWorkers?.includes(user)) return failure(m.id, 24, "Unauthorized worker");
         c.authorized.add(user);
         return reply(m.id, true);
       }

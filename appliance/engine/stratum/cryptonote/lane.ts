@@ -7,6 +7,7 @@
 import type { LogLevel } from "../../../domain/engine.ts";
 import { FewSet } from "../../few-map.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
+import type { LaneWaiter } from "../pool-lane.ts";
 import { BYTES_PER_JOB, type Job, type JobTable } from "./job.ts";
 import type { PoolJob } from "./messages.ts";
 import {
@@ -60,7 +61,8 @@ export class Lane implements UpstreamHandler {
   private closed = false;
   private backoff: number;
   private retry: ReturnType<typeof setTimeout> | null = null;
-  private jobWaiters: Array<(ok: boolean) => void> | null = null;
+  /** logins waiting for the lane's first job (made on first use) */
+  private jobWaiters: LaneWaiter[] | null = null;
   private refusedLogged = false;
 
   constructor(
@@ -97,21 +99,30 @@ export class Lane implements UpstreamHandler {
     return this.host.jobs.issue(this, u, this.current);
   }
 
-  /** Resolves true at the lane's first job, false on close or after `timeoutMs`. */
-  whenJob(timeoutMs: number): Promise<boolean> {
-    if (this.current !== null) return Promise.resolve(true);
-    if (this.closed) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const done = (ok: boolean): void => {
-        clearTimeout(timer);
-        const i = this.jobWaiters?.indexOf(done) ?? -1;
-        if (i >= 0) this.jobWaiters?.splice(i, 1);
-        resolve(ok);
-      };
-      const timer = setTimeout(done, timeoutMs, false);
-      this.jobWaiters ??= [];
-      this.jobWaiters.push(done);
-    });
+  /**
+   * `w` is told at the lane's first job, or that the lane has none to give (closed, its login
+   * refused, its job not splittable). The waiter bounds its own wait, and calls `forget` when it
+   * gives up.
+   */
+  awaitJob(w: LaneWaiter): void {
+    if (this.closed) {
+      w.onLaneUsable(this, false);
+      return;
+    }
+    this.jobWaiters ??= [];
+    this.jobWaiters.push(w);
+  }
+
+  forget(w: LaneWaiter): void {
+    const list = this.jobWaiters;
+    const i = list === null ? -1 : list.indexOf(w);
+    if (i >= 0) list?.splice(i, 1);
+  }
+
+  private tellWaiters(ok: boolean): void {
+    const list = this.jobWaiters;
+    this.jobWaiters = null;
+    for (const w of list ?? []) w.onLaneUsable(this, ok);
   }
 
   /** Reconnect now (failover, fail-back, address change); miners stay and get the new session's job. */
@@ -139,7 +150,7 @@ export class Lane implements UpstreamHandler {
     this.members.clear();
     this.miners.clear();
     this.waiting.clear();
-    for (const w of [...(this.jobWaiters ?? [])]) w(false);
+    this.tellWaiters(false);
   }
 
   private connect(): void {
@@ -177,7 +188,7 @@ export class Lane implements UpstreamHandler {
       this.backoff = MAX_BACKOFF_MS;
       u.close("pool job cannot be split");
       // miners logging in are told now rather than after their wait runs out
-      for (const w of [...(this.jobWaiters ?? [])]) w(false);
+      this.tellWaiters(false);
       return;
     }
     const first = this.current === null;
@@ -186,7 +197,7 @@ export class Lane implements UpstreamHandler {
     this.current = job;
     for (const m of [...this.miners.keys()]) m.onLaneJob(this);
     if (first) {
-      for (const w of [...(this.jobWaiters ?? [])]) w(true);
+      this.tellWaiters(true);
       for (const m of [...this.waiting.keys()]) m.onLaneReady(this);
     }
   }
@@ -198,8 +209,7 @@ export class Lane implements UpstreamHandler {
     this.lastError = reason;
     if (this.closed) return;
     // A miner's own session refused by the pool: its login is answered now, not after retries.
-    if (!this.shared && reason.startsWith(LOGIN_REFUSED))
-      for (const w of [...(this.jobWaiters ?? [])]) w(false);
+    if (!this.shared && reason.startsWith(LOGIN_REFUSED)) this.tellWaiters(false);
     this.host.laneDown(this, u.endpoint, reason, healthy);
     for (const m of [...this.miners.keys()]) m.onLaneDown(this);
     this.scheduleRetry();

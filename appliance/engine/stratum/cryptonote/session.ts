@@ -9,6 +9,7 @@ import type { EngineTiming, LogLevel } from "../../../domain/engine.ts";
 import type { Port } from "../../../domain/port.ts";
 import type { DeviceRecord, DeviceRegistry, ShareOutcome } from "../../../stats/device-registry.ts";
 import { MAIN } from "../../../stats/work-split.ts";
+import { deadlines } from "../../deadlines.ts";
 import type { FeeSeat } from "../../fee/fee-group.ts";
 import type { FeeScheduler } from "../../fee/scheduler.ts";
 import type { ModeStrategy } from "../../modes/mode.ts";
@@ -19,6 +20,7 @@ import { intern } from "../intern.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
 import { parseMessage, type StratumId } from "../message.ts";
 import { MinerShare } from "../movable-miner.ts";
+import type { LaneWaiter } from "../pool-lane.ts";
 import { hashrateProtected, shareAnswered, shareSent, wantedMove } from "../share-accounting.ts";
 import { CnError, Errors, isStale } from "./errors.ts";
 import type { Job, JobTable } from "./job.ts";
@@ -65,7 +67,15 @@ const refusal = (id: StratumId, error: CnError): string =>
   `${JSON.stringify({ id, jsonrpc: "2.0", error, result: null })}\n`;
 const OK = { status: "OK" };
 
-export class MinerSession implements LaneMiner, MinerConnection {
+/** A login held until its lane has a job to give; the lines after it wait too. */
+interface HeldLogin {
+  readonly id: StratumId;
+  readonly original: { readonly wallet: string; readonly name: string };
+  readonly upstreamUser: string;
+  readonly lane: Lane;
+}
+
+export class MinerSession implements LaneMiner, MinerConnection, LaneWaiter {
   readonly id = nextMinerId++;
   state: MinerState = "connected";
   /** the rpc id the miner must name in submit and keepalived */
@@ -88,8 +98,13 @@ export class MinerSession implements LaneMiner, MinerConnection {
   private windowStart = 0;
   private windowLines = 0;
   private queue: string[] | null = null;
-  private busy = false;
-  private loginTimer: ReturnType<typeof setTimeout> | null;
+  private held: HeldLogin | null = null;
+  /**
+   * The login deadline, and while the login waits for its lane's first job the wait for it, in the
+   * thread's deadline sweep (deadlines.ts): a timer per miner was garbage on every login.
+   */
+  deadlineIndex = -1;
+  deadlineAt = 0;
   readonly splitter: LineSplitter;
   readonly writer: LineWriter;
   private readonly out: LineSink;
@@ -103,7 +118,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
     this.writer = new LineWriter(socket);
     this.out = this.writer;
     this.splitter = new LineSplitter(MAX_LINE_BYTES, this);
-    this.loginTimer = setTimeout(() => this.close("login timeout"), host.timing.loginTimeoutMs);
+    deadlines.set(this, host.timing.loginTimeoutMs);
   }
 
   onData(chunk: Uint8Array): void {
@@ -129,7 +144,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
       this.close("flood: too many lines per second");
       return;
     }
-    if (this.busy) {
+    if (this.held !== null) {
       this.queue ??= [];
       if (this.queue.length >= MAX_QUEUED_LINES) {
         this.close("flood: too many lines while waiting for the pool");
@@ -138,20 +153,15 @@ export class MinerSession implements LaneMiner, MinerConnection {
       this.queue.push(line);
       return;
     }
-    const pending = this.handle(line);
-    if (pending !== undefined) this.await(pending);
+    this.handle(line);
   }
 
-  private await(p: Promise<void>): void {
-    this.busy = true;
-    p.catch((e: unknown) => this.close(`internal error: ${String(e)}`)).finally(() => {
-      this.busy = false;
-      const q = this.queue;
-      while (!this.busy && q !== null && q.length > 0 && this.state !== "closed") {
-        const next = this.handle(q.shift() as string);
-        if (next !== undefined) this.await(next);
-      }
-    });
+  /** The held login is answered: the lines that came meanwhile are handled in order. */
+  private resume(): void {
+    const q = this.queue;
+    while (this.held === null && q !== null && q.length > 0 && this.state !== "closed")
+      this.handle(q.shift() as string);
+    if (this.queue?.length === 0) this.queue = null;
   }
 
   private strike(id: StratumId, error: CnError): void {
@@ -159,7 +169,7 @@ export class MinerSession implements LaneMiner, MinerConnection {
     if (++this.strikes > MAX_STRIKES) this.close(`too many bad requests (last: ${error.message})`);
   }
 
-  private handle(line: string): Promise<void> | undefined {
+  private handle(line: string): void {
     const m = parseMessage(line);
     if (m === null) {
       this.strike(null, Errors.malformed("not a JSON-RPC object"));
@@ -168,7 +178,8 @@ export class MinerSession implements LaneMiner, MinerConnection {
     if (m.kind === "response") return;
     switch (m.method) {
       case Method.LOGIN:
-        return this.login(m.id, m.params);
+        this.login(m.id, m.params);
+        return;
       case Method.SUBMIT:
         this.submit(m.id, m.params);
         return;
@@ -186,10 +197,17 @@ export class MinerSession implements LaneMiner, MinerConnection {
     }
   }
 
-  private async login(id: StratumId, params: unknown): Promise<void> {
+  /** login: answered with the first job once the miner's lane has one (a held request until then). */
+  private login(id: StratumId, params: unknown): void {
     const l = parseLogin(params);
-    if (!("login" in l)) return this.strike(id, l);
-    if (this.state !== "connected") return this.strike(id, Errors.alreadyLoggedIn());
+    if (!("login" in l)) {
+      this.strike(id, l);
+      return;
+    }
+    if (this.state !== "connected") {
+      this.strike(id, Errors.alreadyLoggedIn());
+      return;
+    }
     this.state = "logging-in";
     // xmrig's login is "wallet" or "wallet.worker"; rig-id names the worker when given.
     const split = splitUser(l.login);
@@ -197,7 +215,8 @@ export class MinerSession implements LaneMiner, MinerConnection {
     if (this.host.isWalletBanned(original.wallet)) {
       this.host.log("warn", `miner ${this.ip}: wallet ${original.wallet} is banned`);
       this.out.write(refusal(id, Errors.unauthenticated()));
-      return this.close("banned wallet");
+      this.close("banned wallet");
+      return;
     }
     this.agent = intern(l.agent);
     const ident = rewriteIdentity(original, this.host.config);
@@ -205,19 +224,57 @@ export class MinerSession implements LaneMiner, MinerConnection {
     const home = this.host.mainSpace(this, upstream, this.agent);
     if (home === null) {
       this.out.write(refusal(id, Errors.noPool()));
-      return this.close("no pool configured");
+      this.close("no pool configured");
+      return;
     }
     this.home = home;
-    const lane = home.place(this);
-    const ok = await lane.whenJob(this.host.timing.connectTimeoutMs * 2);
-    if ((this.state as MinerState) === "closed") return;
+    const held: HeldLogin = { id, original, upstreamUser: upstream.user, lane: home.place(this) };
+    if (held.lane.current !== null) {
+      this.loggedIn(held, true);
+      return;
+    }
+    this.held = held;
+    deadlines.set(this, Math.min(this.host.timing.connectTimeoutMs * 2, this.loginLeft()));
+    held.lane.awaitJob(this);
+  }
+
+  /** What remains of the login deadline. */
+  private loginLeft(): number {
+    return this.connectedAt + this.host.timing.loginTimeoutMs - Date.now();
+  }
+
+  onLaneUsable(lane: object, ok: boolean): void {
+    const held = this.held;
+    if (held === null || lane !== held.lane || this.state === "closed") return;
+    this.held = null;
+    deadlines.set(this, Math.max(0, this.loginLeft()));
+    this.loggedIn(held, ok);
+    this.resume();
+  }
+
+  /** The login deadline passed, or the wait for the lane's first job did. */
+  onDeadline(): void {
+    const held = this.held;
+    if (held === null) {
+      this.close("login timeout");
+      return;
+    }
+    this.held = null;
+    held.lane.forget(this);
+    this.loggedIn(held, false);
+  }
+
+  /** The held login's lane has a job (`ok`), or none to give: the miner is in, or refused and closed. */
+  private loggedIn(held: HeldLogin, ok: boolean): void {
+    const { id, original, lane } = held;
     const job = ok ? lane.issue() : null;
     if (job === null) {
       const why = lane.lastError ? `: ${lane.lastError}` : "";
       // xmrig shows the pool's own refusal (a bad wallet, a ban) to its operator
-      const refused = !home.shared && lane.lastError.startsWith(LOGIN_REFUSED);
+      const refused = !this.home?.shared && lane.lastError.startsWith(LOGIN_REFUSED);
       this.out.write(refusal(id, refused ? new CnError(lane.lastError) : Errors.noPool()));
-      return this.close(`pool unavailable at login${why}`);
+      this.close(`pool unavailable at login${why}`);
+      return;
     }
     const now = Date.now();
     const device = this.host.registry.connect(
@@ -228,12 +285,11 @@ export class MinerSession implements LaneMiner, MinerConnection {
       this.host.category,
       now,
     );
-    device.upstreamUser = upstream.user;
+    device.upstreamUser = held.upstreamUser;
     device.agent = this.agent;
     this.device = device;
     this.state = "ready";
-    if (this.loginTimer) clearTimeout(this.loginTimer);
-    this.loginTimer = null;
+    deadlines.clear(this);
     this.pinned = !job.source.splittable;
     if (this.pinned && this.host.fee.targets.length > 0)
       this.host.log(
@@ -449,8 +505,9 @@ export class MinerSession implements LaneMiner, MinerConnection {
     if (this.state === "closed") return;
     const wasReady = this.state === "ready";
     this.state = "closed";
-    if (this.loginTimer) clearTimeout(this.loginTimer);
-    this.loginTimer = null;
+    deadlines.clear(this);
+    this.held?.lane.forget(this);
+    this.held = null;
     this.queue = null;
     this.lane?.miners.delete(this);
     this.lane = null;
