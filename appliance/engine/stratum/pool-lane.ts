@@ -9,6 +9,7 @@
 import { MAIN } from "../../stats/work-split.ts";
 import { Roster } from "../roster.ts";
 import type { Endpoint } from "../transport/endpoint.ts";
+import { type LaneWaiter, LaneWaiters } from "./lane-waiters.ts";
 import { SlotTable } from "./slot-table.ts";
 
 /** The part of an upstream session a lane drives. */
@@ -29,16 +30,6 @@ export interface SlotMiner {
   readonly slot: number;
   /** its place in the miners of the lane it mines on (a Roster's index) */
   laneIndex: number;
-}
-
-/**
- * Learns that a lane became usable (`ok`), or that it closed first. A waiter, not a promise: in
- * Efficient mode every login waits here, and a promise with its timer and closures was garbage left
- * among each miner's long-lived objects (docs/benchmarks.md). The waiter bounds its own wait, and
- * calls `forget` when it gives up.
- */
-export interface LaneWaiter {
-  onLaneUsable(lane: object, ok: boolean): void;
 }
 
 const MAX_BACKOFF_MS = 30_000;
@@ -68,8 +59,7 @@ export abstract class PoolLane<U extends LaneSession, J, M extends SlotMiner> {
   protected readyOnce = false;
   private backoff: number;
   private retry: ReturnType<typeof setTimeout> | null = null;
-  /** waiters for the lane to become usable (made on first use) */
-  private waiters: LaneWaiter[] | null = null;
+  private waiters: LaneWaiters | null = null;
 
   constructor(
     private readonly base: PoolLaneHost<PoolLane<U, J, M>>,
@@ -151,20 +141,18 @@ export abstract class PoolLane<U extends LaneSession, J, M extends SlotMiner> {
       w.onLaneUsable(this, false);
       return;
     }
-    this.waiters ??= [];
-    this.waiters.push(w);
+    this.waiters ??= new LaneWaiters();
+    this.waiters.add(w);
   }
 
   forget(w: LaneWaiter): void {
-    const list = this.waiters;
-    const i = list === null ? -1 : list.indexOf(w);
-    if (i >= 0) list?.splice(i, 1);
+    this.waiters?.forget(w);
   }
 
   protected settle(ok: boolean): void {
-    const list = this.waiters;
+    const waiters = this.waiters;
     this.waiters = null;
-    for (const w of list ?? []) w.onLaneUsable(this, ok);
+    waiters?.tell(this, ok);
   }
 
   /** The pool delivered work: the next failure starts the backoff afresh. */

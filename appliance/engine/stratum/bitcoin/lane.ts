@@ -7,6 +7,7 @@ import type { LogLevel } from "../../../domain/engine.ts";
 import { FewMap } from "../../few-map.ts";
 import { Roster } from "../../roster.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
+import { type LaneWaiter, LaneWaiters } from "../lane-waiters.ts";
 import type { AuthorizeWaiter } from "../pool-session.ts";
 import { SlotTable } from "../slot-table.ts";
 import {
@@ -33,10 +34,6 @@ export interface LaneMiner {
 }
 
 /** Learns that a lane's first session has subscribed (its extranonce sizes are known), or that the lane closed first. */
-export interface LaneWaiter {
-  onLaneSubscribed(lane: Lane, ok: boolean): void;
-}
-
 export interface LaneHost {
   readonly jobs: JobTable;
   /** `agent`: what the session presents in mining.subscribe (null: the port's default) */
@@ -82,7 +79,7 @@ export class Lane implements UpstreamHandler {
   private redirect: Endpoint | null = null;
   private reissues = 0;
   private subscribedOnce = false;
-  private subscribers: LaneWaiter[] | null = null;
+  private subscribers: LaneWaiters | null = null;
   /** its live jobs, oldest first (the JobTable keeps them here) */
   issued: Job[] | null = null;
 
@@ -139,31 +136,24 @@ export class Lane implements UpstreamHandler {
     return this.subscribedOnce;
   }
 
-  /**
-   * `w` is told when the first session has subscribed, or that the lane closed first. A waiter, not
-   * a promise: in Efficient mode every login waits here, and a promise with its timer and closures
-   * was garbage left among each miner's long-lived objects (docs/benchmarks.md). The waiter bounds
-   * its own wait, and calls `forget` when it gives up.
-   */
+  /** `w` is told when the first session has subscribed, or that the lane closed first. */
   awaitSubscribed(w: LaneWaiter): void {
     if (this.closed) {
-      w.onLaneSubscribed(this, false);
+      w.onLaneUsable(this, false);
       return;
     }
-    this.subscribers ??= [];
-    this.subscribers.push(w);
+    this.subscribers ??= new LaneWaiters();
+    this.subscribers.add(w);
   }
 
   forget(w: LaneWaiter): void {
-    const list = this.subscribers;
-    const i = list === null ? -1 : list.indexOf(w);
-    if (i >= 0) list?.splice(i, 1);
+    this.subscribers?.forget(w);
   }
 
   private tellSubscribed(ok: boolean): void {
-    const list = this.subscribers;
+    const waiters = this.subscribers;
     this.subscribers = null;
-    for (const w of list ?? []) w.onLaneSubscribed(this, ok);
+    waiters?.tell(this, ok);
   }
 
   /**

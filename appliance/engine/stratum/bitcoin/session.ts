@@ -16,6 +16,7 @@ import { joinUser, rewriteIdentity, splitUser } from "../../rewrite.ts";
 import { type ByteSocket, LineWriter } from "../../transport/line-writer.ts";
 import type { MinerConnection } from "../family.ts";
 import { intern } from "../intern.ts";
+import type { LaneWaiter } from "../lane-waiters.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
 import {
   errorLine,
@@ -30,7 +31,7 @@ import { wantedMove } from "../share-accounting.ts";
 import { ErrorCode, StratumError } from "./errors.ts";
 import { type Framing, MINER_EXTRANONCE2_BYTES, minerWidth, slotHex } from "./framing.ts";
 import type { Job, JobTable } from "./job.ts";
-import type { Lane, LaneMiner, LaneWaiter } from "./lane.ts";
+import type { Lane, LaneMiner } from "./lane.ts";
 import { parseAuthorize, parseConfigure, parseDifficulty, parseSubmit, parseSubscribe } from "./messages.ts";
 import { BIP320_MASK, Method } from "./methods.ts";
 import type { ShareTicket, Upstream, UpstreamJob } from "./upstream.ts";
@@ -350,15 +351,16 @@ export class MinerSession implements LaneMiner, LaneWaiter, AuthorizeWaiter, Min
     }
   }
 
-  onLaneSubscribed(lane: Lane, ok: boolean): void {
+  onLaneUsable(lane: object, ok: boolean): void {
     const held = this.held;
-    if (held?.step !== "subscribe" || lane !== this.main || this.state === "closed") return;
+    if (held?.step !== "subscribe" || this.main === null || lane !== this.main || this.state === "closed")
+      return;
     if (!ok) {
       this.poolUnavailable(held.id);
       return;
     }
     deadlines.set(this, Math.max(0, this.loginLeft()));
-    this.sessionKnown(held.id, lane);
+    this.sessionKnown(held.id, this.main);
     this.resume();
   }
 

@@ -7,7 +7,7 @@
 import type { LogLevel } from "../../../domain/engine.ts";
 import { FewSet } from "../../few-map.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
-import type { LaneWaiter } from "../pool-lane.ts";
+import { type LaneWaiter, LaneWaiters } from "../lane-waiters.ts";
 import { BYTES_PER_JOB, type Job, type JobTable } from "./job.ts";
 import type { PoolJob } from "./messages.ts";
 import {
@@ -61,8 +61,8 @@ export class Lane implements UpstreamHandler {
   private closed = false;
   private backoff: number;
   private retry: ReturnType<typeof setTimeout> | null = null;
-  /** logins waiting for the lane's first job (made on first use) */
-  private jobWaiters: LaneWaiter[] | null = null;
+  /** logins waiting for the lane's first job */
+  private jobWaiters: LaneWaiters | null = null;
   private refusedLogged = false;
 
   constructor(
@@ -109,20 +109,18 @@ export class Lane implements UpstreamHandler {
       w.onLaneUsable(this, false);
       return;
     }
-    this.jobWaiters ??= [];
-    this.jobWaiters.push(w);
+    this.jobWaiters ??= new LaneWaiters();
+    this.jobWaiters.add(w);
   }
 
   forget(w: LaneWaiter): void {
-    const list = this.jobWaiters;
-    const i = list === null ? -1 : list.indexOf(w);
-    if (i >= 0) list?.splice(i, 1);
+    this.jobWaiters?.forget(w);
   }
 
   private tellWaiters(ok: boolean): void {
-    const list = this.jobWaiters;
+    const waiters = this.jobWaiters;
     this.jobWaiters = null;
-    for (const w of list ?? []) w.onLaneUsable(this, ok);
+    waiters?.tell(this, ok);
   }
 
   /** Reconnect now (failover, fail-back, address change); miners stay and get the new session's job. */
