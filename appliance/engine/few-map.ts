@@ -69,6 +69,27 @@ export class FewMap<K, V> implements Iterable<[K, V]> {
     this.map = null;
   }
 
+  /**
+   * Visits every entry with `arg`, without what for-of makes (a generator, its frame, a result
+   * object per step and an array per entry): a session's subscribe and close run this once per
+   * miner in Efficient mode. Entries may come and go during the visits, as a Map allows: a lone
+   * entry is visited directly, several over a copy.
+   */
+  each<A>(visit: (value: V, key: K, arg: A) => void, arg: A): void {
+    if (this.map !== null) {
+      for (const [k, v] of this.map) visit(v, k, arg);
+      return;
+    }
+    const f = this.flat;
+    if (f === null || f.length === 0) return;
+    if (f.length === 2) {
+      visit(f[1] as V, f[0] as K, arg);
+      return;
+    }
+    const copy = f.slice();
+    for (let i = 0; i < copy.length; i += 2) visit(copy[i + 1] as V, copy[i] as K, arg);
+  }
+
   *values(): IterableIterator<V> {
     for (const [, v] of this) yield v;
   }

@@ -37,5 +37,6 @@ export function rewriteIdentity(id: Identity, port: Port): Identity {
   const pool = port.mode === ProxyMode.POOL;
   if ((pool || port.setting.cp_mode === 1) && port.proxy_addr.trim()) wallet = port.proxy_addr.trim();
   if ((pool || port.setting.cp_name === 1) && port.proxy_device.trim()) name = port.proxy_device.trim();
-  return { wallet, name };
+  // most ports rewrite nothing: the miner's own identity, without a copy at every login
+  return wallet === id.wallet && name === id.name ? id : { wallet, name };
 }

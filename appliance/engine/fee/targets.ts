@@ -72,10 +72,15 @@ export class RatioOverrides {
     else this.byWallet.set(wallet, clampRatio(ratio));
   }
 
-  /** The ledger a device is balanced in: its own, its wallet's, or the port's shared one. */
+  /**
+   * The ledger a device is balanced in: its own, its wallet's, or the port's shared one. Asked
+   * three times per login, so the device's key is only made when some device has an override.
+   */
   groupKey(wallet: string, name: string): string {
-    const deviceKey = deviceOverrideKey(wallet, name);
-    if (this.byDevice.has(deviceKey)) return `${DEVICE_GROUP}${deviceKey}`;
+    if (this.byDevice.size > 0) {
+      const deviceKey = deviceOverrideKey(wallet, name);
+      if (this.byDevice.has(deviceKey)) return `${DEVICE_GROUP}${deviceKey}`;
+    }
     if (this.byWallet.has(wallet)) return `${WALLET_GROUP}${wallet}`;
     return PORT_GROUP;
   }
@@ -105,4 +110,9 @@ const DEVICE_GROUP = "device:";
 const WALLET_GROUP = "wallet:";
 export const PORT_GROUP = "port";
 
-export const ratioSum = (ratios: readonly TargetRatio[]): number => ratios.reduce((s, r) => s + r.ratio, 0);
+/** A loop, not `reduce`: a login asks for it, and `reduce` makes its callback each time. */
+export function ratioSum(ratios: readonly TargetRatio[]): number {
+  let sum = 0;
+  for (let i = 0; i < ratios.length; i++) sum += (ratios[i] as TargetRatio).ratio;
+  return sum;
+}

@@ -29,6 +29,16 @@ export interface AuthorizeWaiter {
   onPoolAuthorize(user: string, ok: boolean): void;
 }
 
+/**
+ * Logs a lane's user (`password`, `user`) in on its new session `u`: one function for every lane's
+ * `users.each`, not a closure per session.
+ */
+export const authorizeOn = (
+  password: string,
+  user: string,
+  u: { authorize(user: string, password: string, waiter: AuthorizeWaiter | null): void },
+): void => u.authorize(user, password, null);
+
 /** Requests a pool may leave unanswered before the session is closed. */
 export const MAX_PENDING_REQUESTS = 4096;
 

@@ -10,7 +10,7 @@ import type { LogLevel } from "../../domain/engine.ts";
 import { FewMap } from "../few-map.ts";
 import { requestLine } from "./message.ts";
 import { type LaneSession, PoolLane, type PoolLaneHost, type SlotMiner } from "./pool-lane.ts";
-import type { AuthorizeWaiter } from "./pool-session.ts";
+import { type AuthorizeWaiter, authorizeOn } from "./pool-session.ts";
 
 /** A miner as a lane sees it. */
 export interface PrefixLaneMiner<L, U, J> extends SlotMiner {
@@ -163,7 +163,7 @@ export abstract class PrefixLane<U extends PrefixSession, W, J> extends PoolLane
   onSubscribed(u: U): void {
     if (u !== this.upstream || this.refusesPrefix(u)) return;
     this.sessionSince = Date.now();
-    for (const [user, password] of this.users) u.authorize(user, password, null);
+    this.users.each(authorizeOn, u);
     if (this.readyOnce) this.miners.each(tellSession, this, u);
     this.readyOnce = true;
     this.settle(true);

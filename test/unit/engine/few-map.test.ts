@@ -41,6 +41,46 @@ test("entries may be deleted and added while a FewMap is visited", () => {
   expect(seen).toEqual([0, 1, 2, 3, 4, 5]);
 });
 
+test("each visits every entry with its argument, as for-of does, small and past the flat size", () => {
+  const collect = (few: FewMap<string, number>): string[] => {
+    const out: string[] = [];
+    few.each((v, k, into) => into.push(`${k}=${v}`), out);
+    return out;
+  };
+  const few = new FewMap<string, number>();
+  expect(collect(few)).toEqual([]);
+  few.set("a", 1);
+  expect(collect(few)).toEqual(["a=1"]);
+  few.set("b", 2).set("c", 3);
+  expect(collect(few)).toEqual(["a=1", "b=2", "c=3"]);
+  for (let i = 0; i < 10; i++) few.set(`k${i}`, i);
+  expect(collect(few).sort()).toEqual([...few].map(([k, v]) => `${k}=${v}`).sort());
+});
+
+test("entries may be deleted and added while each visits, the lone entry too", () => {
+  const lone = new FewMap<number, number>();
+  lone.set(1, 1);
+  const seenLone: number[] = [];
+  lone.each((_v, k, seen) => {
+    seen.push(k);
+    lone.delete(k);
+    lone.set(2, 2);
+  }, seenLone);
+  expect(seenLone).toEqual([1]);
+  expect([...lone.keys()]).toEqual([2]);
+
+  const few = new FewMap<number, number>();
+  for (let i = 0; i < 6; i++) few.set(i, i);
+  const seen: number[] = [];
+  few.each((_v, k, into) => {
+    into.push(k);
+    few.delete(k);
+    few.delete(k + 1);
+    few.set(100 + k, k);
+  }, seen);
+  expect(seen).toEqual([0, 1, 2, 3, 4, 5]);
+});
+
 test("a FewSet holds each key once", () => {
   const s = new FewSet<string>();
   s.add("a").add("b").add("a");

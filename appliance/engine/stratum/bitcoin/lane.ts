@@ -8,7 +8,7 @@ import { FewMap } from "../../few-map.ts";
 import { Roster } from "../../roster.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
 import { type LaneWaiter, LaneWaiters } from "../lane-waiters.ts";
-import type { AuthorizeWaiter } from "../pool-session.ts";
+import { type AuthorizeWaiter, authorizeOn } from "../pool-session.ts";
 import { SlotTable } from "../slot-table.ts";
 import {
   type Framing,
@@ -279,7 +279,7 @@ export class Lane implements UpstreamHandler {
     this.sessionSince = Date.now();
     this.extranonce2Size = u.extranonce2Size;
     this.reissues = 0;
-    for (const [user, password] of this.users) u.authorize(user, password, null);
+    this.users.each(authorizeOn, u);
     if (this.subscribedOnce) this.miners.each(tellSession, this, u);
     this.subscribedOnce = true;
     this.tellSubscribed(true);

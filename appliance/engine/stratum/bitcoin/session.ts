@@ -407,8 +407,8 @@ export class MinerSession implements LaneMiner, LaneWaiter, AuthorizeWaiter, Min
       this.writer.write(errorLine(id, new StratumError(ErrorCode.NOT_SUBSCRIBED, "not subscribed")));
       return;
     }
-    const split = splitUser(a.user);
-    const original = { wallet: intern(split.wallet), name: split.name };
+    const original = splitUser(a.user);
+    original.wallet = intern(original.wallet);
     if (this.host.isWalletBanned(original.wallet)) {
       this.host.log("warn", `miner ${this.ip}: wallet ${original.wallet} is banned`);
       this.writer.write(errorLine(id, new StratumError(ErrorCode.UNAUTHORIZED, "wallet banned")));

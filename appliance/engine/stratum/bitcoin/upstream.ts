@@ -95,6 +95,12 @@ function helloOf(opts: UpstreamOptions): string {
   return hello;
 }
 
+/** What a closed session answers a request still pending: one function, not a closure per close. */
+const answerClosed = (p: Pending, _id: number, closed: StratumError): void => {
+  if (p.kind === "share") p.ticket.onResult(closed, 0);
+  else if (p.kind === "authorize") p.waiter?.onPoolAuthorize(p.user, false);
+};
+
 let nextUpstreamId = 1;
 const NO_JOB = "no job from pool in time";
 /** Unanswered requests one session may have; a shared session carries up to 256 miners. */
@@ -263,11 +269,8 @@ export class Upstream {
     deadlines.clear(this);
     this.writer?.close();
     if (this.socket === null) this.writer = null;
-    const closed = new StratumError(ErrorCode.STALE, "upstream session closed");
-    for (const p of this.pending.values()) {
-      if (p.kind === "share") p.ticket.onResult(closed, 0);
-      else if (p.kind === "authorize") p.waiter?.onPoolAuthorize(p.user, false);
-    }
+    if (this.pending.size > 0)
+      this.pending.each(answerClosed, new StratumError(ErrorCode.STALE, "upstream session closed"));
     this.pending.clear();
     // A pool that stopped sending jobs is as unhealthy as one that cannot be reached.
     this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB);
