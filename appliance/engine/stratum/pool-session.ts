@@ -39,6 +39,33 @@ export const authorizeOn = (
   u: { authorize(user: string, password: string, waiter: AuthorizeWaiter | null): void },
 ): void => u.authorize(user, password, null);
 
+/** A pending share: its ticket learns the pool's verdict. */
+interface PendingShare<E> {
+  readonly kind: "share";
+  readonly ticket: { onResult(error: E, latencyMs: number): void };
+}
+
+/** A worker's pending login, and who waits for its verdict. */
+interface PendingLogin {
+  readonly kind: "authorize";
+  readonly user: string;
+  readonly waiter: AuthorizeWaiter | null;
+}
+
+/**
+ * What a closed session answers a request still pending: a share `closed` (stale), a worker's
+ * login refused. One function for every family's `pending.each`, not a for-of's generator on every
+ * close: in Efficient mode a session closes with each miner.
+ */
+export function answerClosed<E>(
+  p: PendingRequest | PendingShare<E> | PendingLogin,
+  _id: number,
+  closed: E,
+): void {
+  if ("ticket" in p) p.ticket.onResult(closed, 0);
+  else if ("waiter" in p) p.waiter?.onPoolAuthorize(p.user, false);
+}
+
 /** Requests a pool may leave unanswered before the session is closed. */
 export const MAX_PENDING_REQUESTS = 4096;
 

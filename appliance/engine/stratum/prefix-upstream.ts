@@ -10,7 +10,7 @@ import { FewSet } from "../few-map.ts";
 import type { Endpoint } from "../transport/endpoint.ts";
 import { ErrorCode, readPoolError, StratumError } from "./bitcoin/errors.ts";
 import { parsePositional } from "./message.ts";
-import { type AuthorizeWaiter, PoolSession } from "./pool-session.ts";
+import { type AuthorizeWaiter, answerClosed, PoolSession } from "./pool-session.ts";
 
 const Method = {
   SUBSCRIBE: "mining.subscribe",
@@ -109,11 +109,8 @@ export class PrefixUpstream<W> extends PoolSession<Pending> {
   }
 
   protected ended(reason: string): void {
-    const closed = new StratumError(ErrorCode.STALE, "upstream session closed");
-    for (const p of this.pending.values()) {
-      if (p.kind === "share") p.ticket.onResult(closed, 0);
-      else if (p.kind === "authorize") p.waiter?.onPoolAuthorize(p.user, false);
-    }
+    if (this.pending.size > 0)
+      this.pending.each(answerClosed, new StratumError(ErrorCode.STALE, "upstream session closed"));
     this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB, false);
   }
 

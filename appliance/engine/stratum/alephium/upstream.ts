@@ -9,7 +9,7 @@
 import type { Endpoint } from "../../transport/endpoint.ts";
 import { LineCache } from "../intern.ts";
 import { parseMessage } from "../message.ts";
-import { PoolSession } from "../pool-session.ts";
+import { answerClosed, PoolSession } from "../pool-session.ts";
 import { AlphError, AlphErrorCode, readVerdict } from "./errors.ts";
 import { type PoolJob, parseDifficulty, parseNotify, parseSetExtranonce } from "./messages.ts";
 import { AlphMethod } from "./methods.ts";
@@ -98,8 +98,8 @@ export class AlphUpstream extends PoolSession<Pending> {
   }
 
   protected ended(reason: string): void {
-    const closed = new AlphError(AlphErrorCode.JOB_NOT_FOUND, "upstream session closed");
-    for (const p of this.pending.values()) if (p.kind === "share") p.ticket.onResult(closed, 0);
+    if (this.pending.size > 0)
+      this.pending.each(answerClosed, new AlphError(AlphErrorCode.JOB_NOT_FOUND, "upstream session closed"));
     this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB, this.refused);
   }
 

@@ -12,7 +12,7 @@ import { PROXY_AGENT } from "../agent.ts";
 import { intern, LineCache } from "../intern.ts";
 import { MAX_LINE_BYTES, PoolLineSplitter } from "../line-codec.ts";
 import { parsePositional, requestLine, resultLine, type StratumId } from "../message.ts";
-import { type AuthorizeWaiter, ignoreRejection } from "../pool-session.ts";
+import { type AuthorizeWaiter, answerClosed, ignoreRejection } from "../pool-session.ts";
 import { ErrorCode, readPoolError, StratumError } from "./errors.ts";
 import {
   type Notify,
@@ -94,12 +94,6 @@ function helloOf(opts: UpstreamOptions): string {
   }
   return hello;
 }
-
-/** What a closed session answers a request still pending: one function, not a closure per close. */
-const answerClosed = (p: Pending, _id: number, closed: StratumError): void => {
-  if (p.kind === "share") p.ticket.onResult(closed, 0);
-  else if (p.kind === "authorize") p.waiter?.onPoolAuthorize(p.user, false);
-};
 
 let nextUpstreamId = 1;
 const NO_JOB = "no job from pool in time";

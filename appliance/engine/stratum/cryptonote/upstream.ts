@@ -11,6 +11,7 @@ import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import { LineWriter, POOL_MAX_PENDING_BYTES } from "../../transport/line-writer.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "../line-codec.ts";
 import { parseMessage } from "../message.ts";
+import { answerClosed } from "../pool-session.ts";
 import { CnError, Errors, readPoolError } from "./errors.ts";
 import { type PoolJob, parseLoginResult, parsePoolJob } from "./messages.ts";
 import { Method } from "./methods.ts";
@@ -180,8 +181,7 @@ export class Upstream {
     deadlines.clear(this);
     this.writer?.close();
     if (this.socket === null) this.writer = null;
-    const closed = Errors.sessionClosed();
-    for (const p of this.pending.values()) if (p.kind === "share") p.ticket.onResult(closed, 0);
+    if (this.pending.size > 0) this.pending.each(answerClosed, Errors.sessionClosed());
     this.pending.clear();
     // A pool that stopped sending jobs is as unhealthy as one that cannot be reached.
     this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB);

@@ -10,7 +10,7 @@ import { FewSet } from "../../few-map.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
 import { intern } from "../intern.ts";
 import { parsePositional } from "../message.ts";
-import { type AuthorizeWaiter, PoolSession } from "../pool-session.ts";
+import { type AuthorizeWaiter, answerClosed, PoolSession } from "../pool-session.ts";
 import { EthError, EthErrorCode, readPoolError } from "./errors.ts";
 import {
   parseDifficulty,
@@ -152,11 +152,8 @@ export class EthUpstream extends PoolSession<Pending> {
   }
 
   protected ended(reason: string): void {
-    const closed = new EthError(EthErrorCode.STALE, "upstream session closed");
-    for (const p of this.pending.values()) {
-      if (p.kind === "share") p.ticket.onResult(closed, 0);
-      else if (p.kind === "authorize") p.waiter?.onPoolAuthorize(p.user, false);
-    }
+    if (this.pending.size > 0)
+      this.pending.each(answerClosed, new EthError(EthErrorCode.STALE, "upstream session closed"));
     this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB, this.refused);
   }
 

@@ -11,7 +11,7 @@ import type { Endpoint } from "../../transport/endpoint.ts";
 import { EthError, EthErrorCode, readPoolError } from "../ethereum/errors.ts";
 import { intern } from "../intern.ts";
 import { parsePositional } from "../message.ts";
-import { type AuthorizeWaiter, PoolSession } from "../pool-session.ts";
+import { type AuthorizeWaiter, answerClosed, PoolSession } from "../pool-session.ts";
 import { parseDifficulty, parseNotify, parseSetExtranonce, parseSubscribeResult } from "./messages.ts";
 import { KASPA_PROTOCOL, KaspaMethod } from "./methods.ts";
 
@@ -96,11 +96,8 @@ export class KaspaUpstream extends PoolSession<Pending> {
   }
 
   protected ended(reason: string): void {
-    const closed = new EthError(EthErrorCode.STALE, "upstream session closed");
-    for (const p of this.pending.values()) {
-      if (p.kind === "share") p.ticket.onResult(closed, 0);
-      else if (p.kind === "authorize") p.waiter?.onPoolAuthorize(p.user, false);
-    }
+    if (this.pending.size > 0)
+      this.pending.each(answerClosed, new EthError(EthErrorCode.STALE, "upstream session closed"));
     this.handler.onClosed(this, reason, this.jobs > 0 && reason !== NO_JOB, false);
   }
 
