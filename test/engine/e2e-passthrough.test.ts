@@ -201,6 +201,35 @@ describe("failover", () => {
   });
 });
 
+describe("a pool's silence", () => {
+  test("a pool that keeps talking keeps its miner's session past the silence timeout; one that falls silent ends it and the miner is closed", async () => {
+    const talking = new LinePool("ergo", { jobIntervalMs: 150 }).start();
+    cleanup.push(() => talking.stop());
+    const t = engine({ jobTimeoutMs: 600 });
+    const port = makePort({ pool_address: talking.address, ...COINS.ergo });
+    const listen = await t.start(port);
+    const m = await miner(listen);
+    m.send(`{"id":1,"method":"mining.authorize","params":["9fW.rig","x"]}\n`);
+    await until(() => m.answer(1) !== undefined);
+    // four silence timeouts long, with a job every 150 ms
+    await Bun.sleep(2_400);
+    expect(m.closed).toBe(false);
+    m.send(`{"id":2,"method":"mining.submit","params":["9fW.rig","job-1","0a"]}\n`);
+    await until(() => m.answer(2) !== undefined);
+    expect(m.answer(2)?.result).toBe(true);
+
+    // a pool that accepts the connection and never sends a line
+    const mute = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: () => {} } });
+    cleanup.push(() => mute.stop(true));
+    const t2 = engine({ jobTimeoutMs: 600 });
+    const listen2 = await t2.start(makePort({ pool_address: `127.0.0.1:${mute.port}`, ...COINS.ergo }));
+    const quiet = await miner(listen2);
+    quiet.send(`{"id":1,"method":"mining.authorize","params":["9fW.rig","x"]}\n`);
+    await until(() => quiet.closed);
+    expect(t2.logs.some((l) => l.includes("pool session ended: no answer from pool in time"))).toBe(true);
+  });
+});
+
 describe("hostile input", () => {
   test("an oversize line, a flood and a miner that never logs in are closed; other miners are not affected", async () => {
     const { p, t, port, listen } = await relayPort(

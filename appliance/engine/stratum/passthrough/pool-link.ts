@@ -5,6 +5,7 @@
  * that sends no job does in the codec families.
  */
 import type { Socket, SocketHandler } from "bun";
+import { deadlines, type Expiring } from "../../deadlines.ts";
 import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import { MAX_PENDING_BYTES } from "../../transport/line-writer.ts";
 import { type RawLineSink, RawLineSplitter } from "../line-codec.ts";
@@ -39,14 +40,19 @@ const HANDLERS: SocketHandler<PoolLink> = {
   connectError: (s, e) => s.data.close(`connect failed: ${e.message}`),
 };
 
-export class PoolLink implements RawLineSink {
+export class PoolLink implements RawLineSink, Expiring {
   readonly splitter = new RawLineSplitter(MAX_POOL_LINE_BYTES, this);
   private writer: ByteWriter | null = null;
   private early: Uint8Array[] | null = [];
   private earlyBytes = 0;
   private lines = 0;
   private closed = false;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  /**
+   * The connect timeout, then the silence timeout re-armed on every pool line: in the thread's
+   * sweep (deadlines.ts), where re-arming writes a number instead of making a timer per line.
+   */
+  deadlineIndex = -1;
+  deadlineAt = 0;
 
   constructor(
     readonly endpoint: Endpoint,
@@ -63,7 +69,7 @@ export class PoolLink implements RawLineSink {
   }
 
   start(): void {
-    this.arm(this.timing.connectTimeoutMs, "connect timeout");
+    deadlines.set(this, this.timing.connectTimeoutMs);
     Bun.connect<PoolLink>({
       hostname: this.endpoint.host,
       port: this.endpoint.port,
@@ -86,7 +92,7 @@ export class PoolLink implements RawLineSink {
     }
     if (this.writer !== null) return;
     this.writer = new ByteWriter(socket, () => this.close("pool is not reading"));
-    this.arm(this.timing.silentMs, SILENT);
+    deadlines.set(this, this.timing.silentMs);
     for (const b of this.early ?? []) this.writer.write(b);
     this.early = null;
   }
@@ -112,7 +118,7 @@ export class PoolLink implements RawLineSink {
   onRawLine(line: Uint8Array): void {
     if (this.closed) return;
     this.lines++;
-    this.arm(this.timing.silentMs, SILENT);
+    deadlines.set(this, this.timing.silentMs);
     this.owner.onPoolLine(line);
   }
 
@@ -123,15 +129,13 @@ export class PoolLink implements RawLineSink {
   close(reason: string): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    deadlines.clear(this);
     this.early = null;
     this.writer?.close();
     this.owner.onPoolClosed(reason, this.lines > 0 && reason !== SILENT);
   }
 
-  private arm(ms: number, reason: string): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.close(reason), ms);
+  onDeadline(): void {
+    this.close(this.writer === null ? "connect timeout" : SILENT);
   }
 }

@@ -9,6 +9,7 @@ import type { EngineTiming, LogLevel } from "../../../domain/engine.ts";
 import type { Port } from "../../../domain/port.ts";
 import type { DeviceRecord, DeviceRegistry } from "../../../stats/device-registry.ts";
 import { MAIN } from "../../../stats/work-split.ts";
+import { deadlines, type Expiring } from "../../deadlines.ts";
 import { rewriteIdentity } from "../../rewrite.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
 import type { MinerConnection } from "../family.ts";
@@ -66,7 +67,7 @@ function readObject(line: Uint8Array): { text: string; o: Record<string, unknown
 /** The line's terminator (`\n` or `\r\n`), kept on a rewritten line. */
 const terminatorOf = (text: string): string => (text.endsWith("\r\n") ? "\r\n" : "\n");
 
-export class MinerRelay implements MinerConnection, RawLineSink, PoolLinkOwner {
+export class MinerRelay implements MinerConnection, RawLineSink, PoolLinkOwner, Expiring {
   state: "open" | "closed" = "open";
   device: DeviceRecord | null = null;
   agent = "";
@@ -77,7 +78,9 @@ export class MinerRelay implements MinerConnection, RawLineSink, PoolLinkOwner {
   private difficulty = 0;
   private windowStart = 0;
   private windowLines = 0;
-  private loginTimer: ReturnType<typeof setTimeout> | null;
+  /** the login deadline, in the thread's sweep (deadlines.ts) rather than a timer per miner */
+  deadlineIndex = -1;
+  deadlineAt = 0;
 
   constructor(
     private readonly host: RelayHost,
@@ -87,9 +90,13 @@ export class MinerRelay implements MinerConnection, RawLineSink, PoolLinkOwner {
     this.writer = new ByteWriter(socket, () => this.close("miner is not reading"));
     // A miner that never names itself in a known shape would reach the pool unrewritten and
     // uncounted (a unified wallet would be bypassed): it is closed like a miner that never logs in.
-    this.loginTimer = setTimeout(() => this.close("login timeout"), host.timing.loginTimeoutMs);
+    deadlines.set(this, host.timing.loginTimeoutMs);
     this.pool = host.openPool(this);
     if (this.pool === null) queueMicrotask(() => this.close("no pool configured"));
+  }
+
+  onDeadline(): void {
+    this.close("login timeout");
   }
 
   get loggedIn(): boolean {
@@ -174,8 +181,7 @@ export class MinerRelay implements MinerConnection, RawLineSink, PoolLinkOwner {
     device.agent = this.agent;
     device.mining = MAIN;
     this.device = device;
-    if (this.loginTimer) clearTimeout(this.loginTimer);
-    this.loginTimer = null;
+    deadlines.clear(this);
     return encoder.encode(out + terminator);
   }
 
@@ -234,8 +240,7 @@ export class MinerRelay implements MinerConnection, RawLineSink, PoolLinkOwner {
   close(reason: string): void {
     if (this.state === "closed") return;
     this.state = "closed";
-    if (this.loginTimer) clearTimeout(this.loginTimer);
-    this.loginTimer = null;
+    deadlines.clear(this);
     this.pending.clear();
     this.pool?.close("miner left");
     this.host.release(this);
