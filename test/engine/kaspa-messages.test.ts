@@ -21,19 +21,13 @@ describe("Kaspa notify", () => {
     expect(n.prePow.slice(0, 16)).toBe("ffffffffffffffff");
     expect(n.timestamp).toBe(1700000000123n);
     const origin = { id: 1, target: "main", user: null, shared: false };
-    const job = new KaspaJob(origin, {} as KaspaUpstream, {
-      poolJobId: n.jobId,
-      prePow: n.prePow,
-      timestamp: n.timestamp,
-      difficulty: 1,
-      extranonce: "",
-    });
+    const job = new KaspaJob(origin, {} as KaspaUpstream, { notify: n, difficulty: 1, extranonce: "" });
     expect(job.notifyLine("u64")).toContain(`[${WORDS.join(",")}],1700000000123]`);
     // the hex form: hash ‖ timestamp as a little-endian u64
     const hex = job.notifyLine("hex");
     expect(hex).toContain(`"${n.prePow}7b68e5cf8b010000"`);
     const back = parseNotify(hex, JSON.parse(hex).params);
-    expect(back).toEqual({ jobId: job.jobId, prePow: n.prePow, timestamp: n.timestamp });
+    expect(back).toMatchObject({ jobId: job.jobId, prePow: n.prePow, timestamp: n.timestamp });
   });
 
   test("a word above 2^64 or a wrong shape is refused", () => {

@@ -5,6 +5,7 @@
  * mined them under.
  */
 import type { JobOrigin } from "../ethereum/job.ts";
+import type { Notify } from "./messages.ts";
 import { KaspaMethod, type NotifyForm } from "./methods.ts";
 import type { KaspaUpstream, UpstreamWork } from "./upstream.ts";
 import { leHex, wordsOfPrePow } from "./work.ts";
@@ -12,6 +13,20 @@ import { leHex, wordsOfPrePow } from "./work.ts";
 export type { JobOrigin };
 
 let nextJobSeq = 0;
+
+/**
+ * The notify's params after the job id in the miner's form, made once per pool notify: in Efficient
+ * mode every miner's session has the same notify (upstream.ts), and the words took a buffer, a view
+ * and four bigints a miner.
+ */
+function paramsOf(n: Notify, form: NotifyForm): string {
+  if (form === "hex") {
+    n.hexParams ??= `"${n.prePow}${leHex(n.timestamp)}"`;
+    return n.hexParams;
+  }
+  n.u64Params ??= `[${wordsOfPrePow(n.prePow).join(",")}],${n.timestamp}`;
+  return n.u64Params;
+}
 
 export class KaspaJob {
   readonly jobId = (++nextJobSeq).toString(16);
@@ -37,12 +52,7 @@ export class KaspaJob {
   notifyLine(form: NotifyForm): string {
     const cached = form === "hex" ? this.hexLine : this.u64Line;
     if (cached !== null) return cached;
-    const w = this.work;
-    const params =
-      form === "hex"
-        ? `"${w.prePow}${leHex(w.timestamp)}"`
-        : `[${wordsOfPrePow(w.prePow).join(",")}],${w.timestamp}`;
-    const line = `{"id":null,"method":"${KaspaMethod.NOTIFY}","params":["${this.jobId}",${params}]}\n`;
+    const line = `{"id":null,"method":"${KaspaMethod.NOTIFY}","params":["${this.jobId}",${paramsOf(this.work.notify, form)}]}\n`;
     if (!this.origin.shared) return line;
     if (form === "hex") this.hexLine = line;
     else this.u64Line = line;

@@ -49,11 +49,19 @@ export function parseSubmit(params: unknown[]): Submit | EthError {
 
 // ---- pool side ----
 
+/**
+ * A notify as parsed, shared by every session given the same line (upstream.ts): never changed
+ * once made, except for its params text in each form, made on first use (job.ts).
+ */
 export interface Notify {
   jobId: string;
   /** 64 hex digits */
   prePow: string;
   timestamp: bigint;
+  /** the params after the job id: `[w0,w1,w2,w3],timestamp` */
+  u64Params: string | null;
+  /** the params after the job id: `"prePow ‖ timestamp LE"` */
+  hexParams: string | null;
 }
 
 /**
@@ -77,7 +85,13 @@ export function parseNotify(line: string, params: unknown[]): Notify | EthError 
   if (typeof second === "string") {
     const h = stripHex(second);
     if (h === null || h.length !== 80) return badParams(KaspaMethod.NOTIFY, "header hex");
-    return { jobId, prePow: h.slice(0, 64), timestamp: fromLeHex(h.slice(64)) };
+    return {
+      jobId,
+      prePow: h.slice(0, 64),
+      timestamp: fromLeHex(h.slice(64)),
+      u64Params: null,
+      hexParams: null,
+    };
   }
   if (!Array.isArray(second) || second.length !== 4 || typeof params[2] !== "number")
     return badParams(KaspaMethod.NOTIFY, "shape");
@@ -86,7 +100,7 @@ export function parseNotify(line: string, params: unknown[]): Notify | EthError 
   const prePow = prePowFromWords(m.slice(1, 5) as string[]);
   const timestamp = BigInt(m[5] as string);
   if (prePow === null || timestamp >= 1n << 64n) return badParams(KaspaMethod.NOTIFY, "u64 out of range");
-  return { jobId, prePow, timestamp };
+  return { jobId, prePow, timestamp, u64Params: null, hexParams: null };
 }
 
 /**

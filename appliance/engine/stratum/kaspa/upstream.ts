@@ -9,19 +9,22 @@
 import { FewSet } from "../../few-map.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
 import { EthError, EthErrorCode, readPoolError } from "../ethereum/errors.ts";
-import { intern } from "../intern.ts";
+import { intern, LineCache } from "../intern.ts";
 import { parsePositional } from "../message.ts";
 import { type AuthorizeWaiter, answerClosed, PoolSession } from "../pool-session.ts";
-import { parseDifficulty, parseNotify, parseSetExtranonce, parseSubscribeResult } from "./messages.ts";
+import {
+  type Notify,
+  parseDifficulty,
+  parseNotify,
+  parseSetExtranonce,
+  parseSubscribeResult,
+} from "./messages.ts";
 import { KASPA_PROTOCOL, KaspaMethod } from "./methods.ts";
 
 /** Work as the pool sent it, with the session terms in force when it arrived. */
 export interface UpstreamWork {
-  poolJobId: string;
-  /** 64 hex digits */
-  prePow: string;
-  /** milliseconds */
-  timestamp: bigint;
+  /** shared by the sessions given the same notify line */
+  notify: Notify;
   difficulty: number;
   /** the prefix every nonce of this job starts with (hex, possibly empty) */
   extranonce: string;
@@ -51,6 +54,12 @@ type Pending =
   | { kind: "ignore" };
 
 const NO_JOB = "no job from pool in time";
+
+/**
+ * A pool sends every session the same notify line: parsed once, not once per session (in Efficient
+ * mode a session per miner, each parse a dozen objects and five bigints of garbage a job).
+ */
+const notifyCache = new LineCache<Notify>(256);
 
 export class KaspaUpstream extends PoolSession<Pending> {
   extranonce = "";
@@ -91,7 +100,7 @@ export class KaspaUpstream extends PoolSession<Pending> {
     this.pending.set(id, { kind: "share", ticket, sentAt: performance.now() });
     // Built by hand: once per share, and only the names need JSON escaping.
     this.writer?.write(
-      `{"id":${id},"method":"${KaspaMethod.SUBMIT}","params":[${JSON.stringify(user)},${JSON.stringify(work.poolJobId)},"${nonce}"]}\n`,
+      `{"id":${id},"method":"${KaspaMethod.SUBMIT}","params":[${JSON.stringify(user)},${JSON.stringify(work.notify.jobId)},"${nonce}"]}\n`,
     );
   }
 
@@ -103,6 +112,11 @@ export class KaspaUpstream extends PoolSession<Pending> {
 
   onLine(line: string): void {
     if (this.state === "closed") return;
+    const known = notifyCache.get(line);
+    if (known !== undefined) {
+      this.onJob(known);
+      return;
+    }
     const m = parsePositional(line);
     if (m === null) {
       this.close("malformed line from pool");
@@ -123,14 +137,12 @@ export class KaspaUpstream extends PoolSession<Pending> {
           this.close(n.message);
           return;
         }
-        // interned: every session of the port gets the same job (Efficient mode holds one per miner)
-        this.onJob({
-          poolJobId: intern(n.jobId),
-          prePow: intern(n.prePow),
-          timestamp: n.timestamp,
-          difficulty: this.nextDifficulty,
-          extranonce: this.extranonce,
-        });
+        // interned: lines that differ (an id, spacing) still give the sessions one job id and hash
+        n.jobId = intern(n.jobId);
+        n.prePow = intern(n.prePow);
+        // only id-less notifications: a line with an id is not the same message twice
+        if (m.id === null) notifyCache.set(line, n);
+        this.onJob(n);
         return;
       }
       case KaspaMethod.SET_DIFFICULTY: {
@@ -149,11 +161,11 @@ export class KaspaUpstream extends PoolSession<Pending> {
     }
   }
 
-  private onJob(work: UpstreamWork): void {
+  private onJob(notify: Notify): void {
     this.jobs++;
     if (this.retiring !== null) return;
     this.arm(this.opts.jobTimeoutMs, NO_JOB);
-    this.handler.onWork(this, work);
+    this.handler.onWork(this, { notify, difficulty: this.nextDifficulty, extranonce: this.extranonce });
   }
 
   private onResponse(p: Pending, result: unknown, error: unknown): void {
