@@ -81,10 +81,8 @@ export class JobTable {
       list = [];
       this.perLane.set(laneId, list);
     }
-    const last = list[list.length - 1];
-    if (last !== undefined && last.source === source) return last;
-    const found = list.find((e) => e.source === source);
-    if (found !== undefined) return found;
+    for (let i = list.length - 1; i >= 0; i--)
+      if ((list[i] as LaneJob).source === source) return list[i] as LaneJob;
     const now = Date.now();
     const entry: LaneJob = { source, jobs: [], sentAt: now };
     list.push(entry);

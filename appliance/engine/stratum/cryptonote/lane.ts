@@ -28,6 +28,11 @@ export interface LaneMiner {
   onLaneDown(lane: Lane): void;
 }
 
+// visitors of FewSet.each: a job reaches every miner of the lane, in Efficient mode a lane per miner
+const tellJob = (_: true, m: LaneMiner, lane: Lane): void => m.onLaneJob(lane);
+const tellReady = (_: true, m: LaneMiner, lane: Lane): void => m.onLaneReady(lane);
+const tellDown = (_: true, m: LaneMiner, lane: Lane): void => m.onLaneDown(lane);
+
 export interface LaneHost {
   readonly jobs: JobTable;
   /** `agent`: the miner's own on a dedicated lane, null on shared ones */
@@ -193,10 +198,10 @@ export class Lane implements UpstreamHandler {
     if (first) this.sessionSince = Date.now();
     this.backoff = this.host.backoffMs;
     this.current = job;
-    for (const m of [...this.miners.keys()]) m.onLaneJob(this);
+    this.miners.each(tellJob, this);
     if (first) {
       this.tellWaiters(true);
-      for (const m of [...this.waiting.keys()]) m.onLaneReady(this);
+      this.waiting.each(tellReady, this);
     }
   }
 
@@ -209,7 +214,7 @@ export class Lane implements UpstreamHandler {
     // A miner's own session refused by the pool: its login is answered now, not after retries.
     if (!this.shared && reason.startsWith(LOGIN_REFUSED)) this.tellWaiters(false);
     this.host.laneDown(this, u.endpoint, reason, healthy);
-    for (const m of [...this.miners.keys()]) m.onLaneDown(this);
+    this.miners.each(tellDown, this);
     this.scheduleRetry();
   }
 }
