@@ -45,3 +45,18 @@ export function intern(s: string): string {
   current.set(s, s);
   return s;
 }
+
+/**
+ * `read` with its results remembered by their string: for values a pool repeats to every session
+ * and on every job (a share target), whose reading makes bigints each time.
+ */
+export function remembered<T>(read: (s: string) => T): (s: string) => T {
+  const known = new LineCache<T>(256);
+  return (s) => {
+    const hit = known.get(s);
+    if (hit !== undefined) return hit;
+    const value = read(s);
+    known.set(s, value);
+    return value;
+  };
+}

@@ -56,6 +56,8 @@ export interface PrefixLimit {
 }
 
 let nextJobSeq = 0;
+/** every prefix family's pools and miners name it so (prefix-upstream.ts reads it) */
+const NOTIFY = "mining.notify";
 /** Visits of a lane's miners: functions shared by every lane, not closures per job. */
 const tellJob = <L, J>(m: { onLaneJob(lane: L, job: J): void }, lane: L, job: J): void =>
   m.onLaneJob(lane, job);
@@ -70,7 +72,9 @@ const tellSession = <L, U>(m: { onLaneSession(lane: L, u: U): void }, lane: L, u
  */
 export abstract class PrefixJob<U, W extends { readonly difficulty: number }> {
   readonly jobId = (++nextJobSeq).toString(16);
-  private readonly lines: [string | null, string | null] = [null, null];
+  // two fields, not a pair: every miner keeps a few jobs, and an array is two cells more each
+  private plainLine: string | null = null;
+  private cleanLine: string | null = null;
 
   constructor(
     readonly origin: JobOrigin,
@@ -82,8 +86,8 @@ export abstract class PrefixJob<U, W extends { readonly difficulty: number }> {
     return this.work.difficulty;
   }
 
-  /** the family's mining.notify: its method and its parameters, the job id first */
-  protected abstract notify(clean: boolean): { method: string; params: unknown[] };
+  /** the parameters of the family's mining.notify, the job id first */
+  protected abstract notifyParams(clean: boolean): unknown[];
 
   /**
    * A shared session's job goes to many miners, so its line is built once per flag; a dedicated
@@ -91,12 +95,12 @@ export abstract class PrefixJob<U, W extends { readonly difficulty: number }> {
    * memory.
    */
   notifyLine(clean: boolean): string {
-    const i = clean ? 1 : 0;
-    const cached = this.lines[i];
+    const cached = clean ? this.cleanLine : this.plainLine;
     if (cached !== null) return cached;
-    const { method, params } = this.notify(clean);
-    const line = requestLine(null, method, params);
-    if (this.origin.shared) this.lines[i] = line;
+    const line = requestLine(null, NOTIFY, this.notifyParams(clean));
+    if (!this.origin.shared) return line;
+    if (clean) this.cleanLine = line;
+    else this.plainLine = line;
     return line;
   }
 }

@@ -9,6 +9,7 @@
 import { FewSet } from "../few-map.ts";
 import type { Endpoint } from "../transport/endpoint.ts";
 import { ErrorCode, readPoolError, StratumError } from "./bitcoin/errors.ts";
+import type { LineCache } from "./intern.ts";
 import { parsePositional } from "./message.ts";
 import { type AuthorizeWaiter, answerClosed, PoolSession } from "./pool-session.ts";
 
@@ -42,12 +43,19 @@ export interface UpstreamOptions {
 }
 
 /** A family's reading of its pools' messages. */
-export interface PrefixCodec<W> {
+export interface PrefixCodec<N, W> {
   parseSubscribeResult(result: unknown): string | null;
   parseSetTarget(params: unknown[]): string | null;
   parseSetExtranonce(params: unknown[]): string | null;
-  /** a notify as work, with the target in force and the session's prefix */
-  work(params: unknown[], lastTarget: string | null, extranonce: string): W | StratumError;
+  /** a notify's params, read once per distinct line and shared by the sessions given it */
+  parseNotify(params: unknown[]): N | StratumError;
+  /** a notify as one session's work, with the target in force and the session's prefix */
+  work(n: N, lastTarget: string | null, extranonce: string): W;
+  /**
+   * notifies by their exact line: a pool sends the same line to every session (Efficient mode:
+   * one per miner), so one parse serves them all instead of a dozen objects per miner and job
+   */
+  readonly notifies: LineCache<N>;
 }
 
 type Pending =
@@ -58,7 +66,7 @@ type Pending =
 
 const NO_JOB = "no job from pool in time";
 
-export class PrefixUpstream<W> extends PoolSession<Pending> {
+export class PrefixUpstream<N, W> extends PoolSession<Pending> {
   extranonce = "";
   work: W | null = null;
   readonly authorized = new FewSet<string>();
@@ -68,8 +76,8 @@ export class PrefixUpstream<W> extends PoolSession<Pending> {
   constructor(
     endpoint: Endpoint,
     readonly opts: UpstreamOptions,
-    private readonly handler: PrefixUpstreamHandler<PrefixUpstream<W>, W>,
-    private readonly codec: PrefixCodec<W>,
+    private readonly handler: PrefixUpstreamHandler<PrefixUpstream<N, W>, W>,
+    private readonly codec: PrefixCodec<N, W>,
   ) {
     super(endpoint, opts.connectTimeoutMs);
   }
@@ -116,6 +124,11 @@ export class PrefixUpstream<W> extends PoolSession<Pending> {
 
   onLine(line: string): void {
     if (this.state === "closed") return;
+    const known = this.codec.notifies.get(line);
+    if (known !== undefined) {
+      this.onJob(this.codec.work(known, this.lastTarget, this.extranonce));
+      return;
+    }
     const m = parsePositional(line);
     if (m === null) {
       this.close("malformed line from pool");
@@ -131,12 +144,14 @@ export class PrefixUpstream<W> extends PoolSession<Pending> {
     }
     switch (m.method) {
       case Method.NOTIFY: {
-        const w = this.codec.work(m.params, this.lastTarget, this.extranonce);
-        if (w instanceof StratumError) {
-          this.close(w.message);
+        const n = this.codec.parseNotify(m.params);
+        if (n instanceof StratumError) {
+          this.close(n.message);
           return;
         }
-        this.onJob(w);
+        // only id-less notifications: a line with an id is not the same message twice
+        if (m.id === null) this.codec.notifies.set(line, n);
+        this.onJob(this.codec.work(n, this.lastTarget, this.extranonce));
         return;
       }
       case Method.SET_TARGET: {

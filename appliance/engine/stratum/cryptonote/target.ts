@@ -4,7 +4,7 @@
  * is the little-endian u64 itself. A share's difficulty is 2^64 / target64, i.e. ≈ 2^32 / t for the
  * short form. The widening is kept exact (not 2^32 / t) because pools credit what the miner was told.
  */
-import { LineCache } from "../intern.ts";
+import { remembered } from "../intern.ts";
 
 const U64_MAX = 0xffff_ffff_ffff_ffffn;
 const U32_MAX = 0xffff_ffffn;
@@ -18,21 +18,6 @@ function readLe(hex: string): bigint {
   return v;
 }
 
-/**
- * Targets already read: every job of every session carries one, a pool gives few distinct ones, and
- * reading one makes a dozen bigints (in Efficient mode, per miner per job).
- */
-const known = new LineCache<number>(256);
-
-/** The difficulty a hex target stands for, or null for anything but 8 or 16 hex digits (or zero). */
-export function difficultyOfTarget(hex: string): number | null {
-  const hit = known.get(hex);
-  if (hit !== undefined) return hit;
-  const d = readTarget(hex);
-  if (d !== null) known.set(hex, d);
-  return d;
-}
-
 function readTarget(hex: string): number | null {
   if ((hex.length !== 8 && hex.length !== 16) || !HEX.test(hex)) return null;
   const t = readLe(hex);
@@ -40,3 +25,9 @@ function readTarget(hex: string): number | null {
   const target64 = hex.length === 8 ? U64_MAX / (U32_MAX / t) : t;
   return TWO_64 / Number(target64);
 }
+
+/**
+ * The difficulty a hex target stands for, or null for anything but 8 or 16 hex digits (or zero);
+ * remembered: every job of every session carries a target, and reading one makes a dozen bigints.
+ */
+export const difficultyOfTarget = remembered(readTarget);

@@ -6,11 +6,17 @@
  * measured in the same unit, so the fee ratio (a ratio of work on one port) holds whatever a pool
  * calls its difficulty.
  */
+import { remembered } from "../intern.ts";
 
 const DIFF1 = Number((1n << 243n) - 1n);
 
-/** Difficulty (units of the 0x0007ffff… target) of a 32-byte share target given as 64 hex digits. */
-export function difficultyOfTarget(targetHex: string): number {
+function readTarget(targetHex: string): number {
   const t = Number(BigInt(`0x${targetHex}`));
   return t > 0 ? DIFF1 / t : 0;
 }
+
+/**
+ * Difficulty (units of the 0x0007ffff… target) of a 32-byte share target given as 64 hex digits;
+ * remembered, as a pool repeats its targets to every session on every job.
+ */
+export const difficultyOfTarget = remembered(readTarget);

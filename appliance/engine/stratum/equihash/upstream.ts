@@ -5,7 +5,7 @@
  */
 import type { Endpoint } from "../../transport/endpoint.ts";
 import { StratumError } from "../bitcoin/errors.ts";
-import { intern } from "../intern.ts";
+import { intern, LineCache } from "../intern.ts";
 import {
   type PrefixCodec,
   PrefixUpstream,
@@ -15,6 +15,7 @@ import {
 } from "../prefix-upstream.ts";
 import {
   type HeaderFields,
+  type Notify,
   parseNotify,
   parseSetExtranonce,
   parseSetTarget,
@@ -41,33 +42,43 @@ export type UpstreamHandler = PrefixUpstreamHandler<EqUpstream, UpstreamWork>;
 /** what a pool's session is asked for when it sends no target at all: any solution is a share */
 const NO_TARGET = "f".repeat(64);
 
-const CODEC: PrefixCodec<UpstreamWork> = {
+const CODEC: PrefixCodec<Notify, UpstreamWork> = {
   parseSubscribeResult,
   parseSetTarget,
   parseSetExtranonce,
-  work(params, lastTarget, extranonce) {
+  parseNotify(params) {
     const n = parseNotify(params);
     if (n instanceof StratumError) return n;
-    // a pool sends the same job to every session (Efficient: one per miner), and the target
-    // repeats across jobs: one string each instead of a copy per session and job
+    // lines that differ (an id, spacing) still give every session one string each
+    n.jobId = intern(n.jobId);
+    n.version = intern(n.version);
+    n.prevHash = intern(n.prevHash);
+    n.merkleRoot = intern(n.merkleRoot);
+    n.reserved = intern(n.reserved);
+    n.bits = intern(n.bits);
+    return n;
+  },
+  work(n, lastTarget, extranonce) {
+    // the target repeats across jobs: one string instead of a copy per session and job
     const target = intern(lastTarget ?? NO_TARGET);
     return {
-      poolJobId: intern(n.jobId),
-      version: intern(n.version),
-      prevHash: intern(n.prevHash),
-      merkleRoot: intern(n.merkleRoot),
-      reserved: intern(n.reserved),
+      poolJobId: n.jobId,
+      version: n.version,
+      prevHash: n.prevHash,
+      merkleRoot: n.merkleRoot,
+      reserved: n.reserved,
       time: n.time,
-      bits: intern(n.bits),
+      bits: n.bits,
       target,
       difficulty: difficultyOfTarget(target),
       extranonce,
       clean: n.clean,
     };
   },
+  notifies: new LineCache<Notify>(256),
 };
 
-export class EqUpstream extends PrefixUpstream<UpstreamWork> {
+export class EqUpstream extends PrefixUpstream<Notify, UpstreamWork> {
   constructor(endpoint: Endpoint, opts: UpstreamOptions, handler: UpstreamHandler) {
     super(endpoint, opts, handler, CODEC);
   }

@@ -6,7 +6,7 @@
  */
 import type { Endpoint } from "../../transport/endpoint.ts";
 import { StratumError } from "../bitcoin/errors.ts";
-import { intern } from "../intern.ts";
+import { intern, LineCache } from "../intern.ts";
 import {
   type PrefixCodec,
   PrefixUpstream,
@@ -14,7 +14,13 @@ import {
   type ShareTicket,
   type UpstreamOptions,
 } from "../prefix-upstream.ts";
-import { parseNotify, parseSetExtranonce, parseSetTarget, parseSubscribeResult } from "./messages.ts";
+import {
+  type Notify,
+  parseNotify,
+  parseSetExtranonce,
+  parseSetTarget,
+  parseSubscribeResult,
+} from "./messages.ts";
 import { difficultyOfTarget } from "./target.ts";
 
 export type { ShareTicket, UpstreamOptions } from "../prefix-upstream.ts";
@@ -40,20 +46,27 @@ export type UpstreamHandler = PrefixUpstreamHandler<KawUpstream, UpstreamWork>;
 /** what a pool's session is asked for when it sends no target at all: any hash is a share */
 const NO_TARGET = "f".repeat(64);
 
-const CODEC: PrefixCodec<UpstreamWork> = {
+const CODEC: PrefixCodec<Notify, UpstreamWork> = {
   parseSubscribeResult,
   parseSetTarget,
   parseSetExtranonce,
-  work(params, lastTarget, extranonce) {
+  parseNotify(params) {
     const n = parseNotify(params);
     if (n instanceof StratumError) return n;
-    // a pool sends the same job to every session (Efficient: one per miner), and the seed and
-    // target repeat across jobs: one string each instead of a copy per session and job
+    // lines that differ (an id, spacing) still give every session one string each; the seed
+    // repeats across jobs
+    n.jobId = intern(n.jobId);
+    n.header = intern(n.header);
+    n.seed = intern(n.seed);
+    return n;
+  },
+  work(n, lastTarget, extranonce) {
+    // the target repeats across jobs: one string instead of a copy per session and job
     const target = intern(n.target ?? lastTarget ?? NO_TARGET);
     return {
-      poolJobId: intern(n.jobId),
-      header: intern(n.header),
-      seed: intern(n.seed),
+      poolJobId: n.jobId,
+      header: n.header,
+      seed: n.seed,
       target,
       difficulty: difficultyOfTarget(target),
       extranonce,
@@ -62,9 +75,10 @@ const CODEC: PrefixCodec<UpstreamWork> = {
       bits: n.bits,
     };
   },
+  notifies: new LineCache<Notify>(256),
 };
 
-export class KawUpstream extends PrefixUpstream<UpstreamWork> {
+export class KawUpstream extends PrefixUpstream<Notify, UpstreamWork> {
   constructor(endpoint: Endpoint, opts: UpstreamOptions, handler: UpstreamHandler) {
     super(endpoint, opts, handler, CODEC);
   }
