@@ -27,7 +27,7 @@ import { KASPA_KIT } from "./kit-kaspa.ts";
 import { KAWPOW_KIT } from "./kit-kawpow.ts";
 import { PASSTHROUGH_KIT } from "./kit-passthrough.ts";
 
-const KITS: FamilyKit[] = [
+export const KITS: FamilyKit[] = [
   ETHEREUM_KIT,
   CRYPTONOTE_KIT,
   ALEPHIUM_KIT,
