@@ -27,6 +27,8 @@ const BENCHES = [
   "bench/engine/family.ts equihash",
   "bench/engine/family.ts kawpow",
   "bench/engine/family.ts passthrough",
+  // objects a pool job makes per miner in each family's Efficient mode (a pool session per miner)
+  "bench/engine/family-allocations.ts",
   "bench/tunnel/wire-bytes.ts",
   "bench/tunnel/wire-bytes.ts 100 40 0",
   // 1,000 miners at a farm's pace through RMS3 and its batch window: Pool mode at 500 ms, Efficient at 1 s

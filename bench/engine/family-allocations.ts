@@ -4,9 +4,11 @@
  * mode (a pool session per miner) is made once per miner. Counted in short windows, each voided when
  * a collection ran in it; the jobs the fleet received during the clean windows divide the count,
  * after subtracting what the same windows count at a pool that sends no jobs (timers, the counting).
- * Usage: bun bench/engine/family-allocations.ts FAMILY [Efficient|Pool] [miners=300]
+ * Usage: bun bench/engine/family-allocations.ts [FAMILY|all] [Efficient|Pool] [miners=300] (all: every
+ * family registered in engine/stratum/families.ts, about 35 s each).
  */
 import { ProxyMode, type ProxyModeCode } from "../../appliance/domain/port.ts";
+import { IMPLEMENTED } from "../../appliance/engine/stratum/families.ts";
 import { makePort } from "../../test/support/stratum/port-fixture.ts";
 import { KITS } from "./family.ts";
 import { ProtocolFleet } from "./family-fleet.ts";
@@ -84,15 +86,12 @@ async function count(
   }
 }
 
-if (import.meta.main) {
-  const kit = KITS.find((k) => k.family === process.argv[2]);
-  if (kit === undefined) throw new Error(`family must be one of ${KITS.map((k) => k.family).join(", ")}`);
-  const modeName = process.argv[3] === "Pool" ? "Pool" : "Efficient";
+async function report(kit: FamilyKit, modeName: "Pool" | "Efficient", miners: number): Promise<void> {
   const mode = modeName === "Pool" ? ProxyMode.POOL : ProxyMode.EFFICIENT;
-  const miners = Number(process.argv[4] ?? 300);
   const idle = await count(kit, mode, miners, NO_JOBS_MS);
   const busy = await count(kit, mode, miners, JOB_INTERVAL_MS);
-  if (busy.jobs === 0 || idle.clean === 0) throw new Error("no clean window held a job: run again");
+  if (busy.jobs === 0 || idle.clean === 0)
+    throw new Error(`${kit.family}: no clean window held a job, run again`);
   const per: [string, number][] = [];
   let total = 0;
   for (const [type, n] of Object.entries(busy.made)) {
@@ -107,5 +106,18 @@ if (import.meta.main) {
     `${kit.family} ${modeName}, a pool job: ${total.toFixed(1)} objects a miner (${busy.jobs} jobs received in ${busy.clean} of ${WINDOWS} windows without a collection)`,
   );
   for (const [type, v] of per) console.log(`  ${type.padEnd(28)} ${v.toFixed(2)}`);
+}
+
+if (import.meta.main) {
+  const name = process.argv[2] ?? "all";
+  const kits =
+    name === "all"
+      ? KITS.filter((k) => IMPLEMENTED[k.family] !== undefined)
+      : KITS.filter((k) => k.family === name);
+  if (kits.length === 0)
+    throw new Error(`family must be all or one of ${KITS.map((k) => k.family).join(", ")}`);
+  const modeName = process.argv[3] === "Pool" ? "Pool" : "Efficient";
+  const miners = Number(process.argv[4] ?? 300);
+  for (const kit of kits) await report(kit, modeName, miners);
   process.exit(0);
 }
