@@ -7,7 +7,7 @@
  * with the pool's own RPC client.
  */
 import { createHmac, randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
@@ -21,13 +21,21 @@ export interface RegtestNode {
   proc: Subprocess<"ignore", "ignore", "pipe">;
 }
 
+/**
+ * Debian's `litecoind` is a shell wrapper that first makes ~/.litecoin with a default config; two
+ * nodes started together race on that mkdir on a machine where it does not exist yet, and one dies
+ * ("cannot create directory: File exists"). Every node here has its own -datadir, so the daemon
+ * behind the wrapper is started directly.
+ */
+const LITECOIND = existsSync("/usr/lib/litecoin/litecoind") ? "/usr/lib/litecoin/litecoind" : "litecoind";
+
 function startNode(extra: string[]): RegtestNode {
   const datadir = mkdtempSync(join(tmpdir(), "pithead-ltc-"));
   const rpcPort = freePort();
   const p2pPort = freePort();
   const proc = Bun.spawn(
     [
-      "litecoind",
+      LITECOIND,
       "-regtest",
       "-server",
       `-datadir=${datadir}`,
