@@ -8,11 +8,12 @@
  */
 import { FewSet } from "../../few-map.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
-import { intern } from "../intern.ts";
+import { intern, LineCache } from "../intern.ts";
 import { parsePositional } from "../message.ts";
 import { type AuthorizeWaiter, answerClosed, PoolSession } from "../pool-session.ts";
 import { EthError, EthErrorCode, readPoolError } from "./errors.ts";
 import {
+  type Notify,
   parseDifficulty,
   parseNotify,
   parseSetExtranonce,
@@ -75,6 +76,12 @@ const rigOf = (user: string): string => {
   const dot = user.indexOf(".");
   return dot < 0 ? "" : user.slice(dot + 1);
 };
+
+/**
+ * EthereumStratum notifies by their exact line: a pool sends the same line to every session
+ * (Efficient mode: one per miner), so one parse serves them all.
+ */
+const notifyCache = new LineCache<Notify>(256);
 
 export class EthUpstream extends PoolSession<Pending> {
   extranonce = "";
@@ -166,6 +173,11 @@ export class EthUpstream extends PoolSession<Pending> {
 
   onLine(line: string): void {
     if (this.state === "closed") return;
+    const known = this.dialect === "ethproxy" ? undefined : notifyCache.get(line);
+    if (known !== undefined) {
+      this.onNotify(known);
+      return;
+    }
     const m = parsePositional(line);
     if (m === null) {
       this.close("malformed line from pool");
@@ -195,16 +207,13 @@ export class EthUpstream extends PoolSession<Pending> {
           this.close(n.message);
           return;
         }
-        // interned: every session of the port gets the same job (Efficient mode holds one per miner)
-        this.onJob({
-          poolJobId: intern(n.jobId),
-          header: intern(n.header),
-          seed: intern(n.seed),
-          difficulty: this.nextDifficulty,
-          boundary: null,
-          extranonce: this.extranonce,
-          clean: n.clean,
-        });
+        // interned: lines that differ (an id, spacing) still give the sessions one string each
+        n.jobId = intern(n.jobId);
+        n.header = intern(n.header);
+        n.seed = intern(n.seed);
+        // only id-less notifications: a line with an id is not the same message twice
+        if (m.id === null) notifyCache.set(line, n);
+        this.onNotify(n);
         return;
       }
       case NicehashMethod.SET_DIFFICULTY: {
@@ -238,6 +247,18 @@ export class EthUpstream extends PoolSession<Pending> {
       extranonce: "",
       // ETHPROXY has no clean flag: a new seed or a different header always replaces the work
       clean: true,
+    });
+  }
+
+  private onNotify(n: Notify): void {
+    this.onJob({
+      poolJobId: n.jobId,
+      header: n.header,
+      seed: n.seed,
+      difficulty: this.nextDifficulty,
+      boundary: null,
+      extranonce: this.extranonce,
+      clean: n.clean,
     });
   }
 
