@@ -88,6 +88,23 @@ describe("Ethereum through the proxy, each dialect in each mode", () => {
       });
 });
 
+test("Efficient: two NiceHash miners, each with its own pool session given the same notify line, mine it under their own prefixes; every share is verified and accepted", async () => {
+  // the sessions share one parse of the pool's line (upstream.ts): each must still carry its own
+  // prefix and the pool's job id, or the pool's ethash check refuses the shares
+  const a = await pool({ difficulty: 2 ** -30 });
+  const t = engine();
+  const listen = await t.start(ethPort({ pool_address: a.address, mode: ProxyMode.EFFICIENT }));
+  const results = await Promise.all(
+    ["wal.rigA", "wal.rigB"].map((user) => miner(listen, { dialect: "nicehash", user, maxShares: 3 }).done),
+  );
+  for (const r of results) {
+    expect(r.accepted).toBe(3);
+    expect(r.rejected.size).toBe(0);
+  }
+  expect(a.workers.get("wal.rigA")?.shares).toBe(3);
+  expect(a.workers.get("wal.rigB")?.shares).toBe(3);
+});
+
 test("Pool: a NiceHash pool prefix of 3 bytes cannot be shared (a slot byte must follow it); the session is refused and logged", async () => {
   const a = await pool({ extranonceBytes: 3 });
   const t = engine();
