@@ -11,6 +11,7 @@ import { FewMap } from "../few-map.ts";
 import { requestLine } from "./message.ts";
 import { type LaneSession, PoolLane, type PoolLaneHost, type SlotMiner } from "./pool-lane.ts";
 import { type AuthorizeWaiter, authorizeOn } from "./pool-session.ts";
+import { PrefixMethod } from "./prefix-upstream.ts";
 
 /** A miner as a lane sees it. */
 export interface PrefixLaneMiner<L, U, J> extends SlotMiner {
@@ -56,8 +57,6 @@ export interface PrefixLimit {
 }
 
 let nextJobSeq = 0;
-/** every prefix family's pools and miners name it so (prefix-upstream.ts reads it) */
-const NOTIFY = "mining.notify";
 /** Visits of a lane's miners: functions shared by every lane, not closures per job. */
 const tellJob = <L, J>(m: { onLaneJob(lane: L, job: J): void }, lane: L, job: J): void =>
   m.onLaneJob(lane, job);
@@ -97,7 +96,7 @@ export abstract class PrefixJob<U, W extends { readonly difficulty: number }> {
   notifyLine(clean: boolean): string {
     const cached = clean ? this.cleanLine : this.plainLine;
     if (cached !== null) return cached;
-    const line = requestLine(null, NOTIFY, this.notifyParams(clean));
+    const line = requestLine(null, PrefixMethod.NOTIFY, this.notifyParams(clean));
     if (!this.origin.shared) return line;
     if (clean) this.cleanLine = line;
     else this.plainLine = line;

@@ -13,7 +13,8 @@ import type { LineCache } from "./intern.ts";
 import { parsePositional } from "./message.ts";
 import { type AuthorizeWaiter, answerClosed, PoolSession } from "./pool-session.ts";
 
-const Method = {
+/** The prefix families' pool methods (their miners' notify is the same method). */
+export const PrefixMethod = {
   SUBSCRIBE: "mining.subscribe",
   EXTRANONCE_SUBSCRIBE: "mining.extranonce.subscribe",
   AUTHORIZE: "mining.authorize",
@@ -83,7 +84,7 @@ export class PrefixUpstream<N, W> extends PoolSession<Pending> {
   }
 
   protected hello(): void {
-    this.request({ kind: "subscribe" }, Method.SUBSCRIBE, [
+    this.request({ kind: "subscribe" }, PrefixMethod.SUBSCRIBE, [
       this.opts.agent,
       null,
       this.endpoint.host,
@@ -95,7 +96,7 @@ export class PrefixUpstream<N, W> extends PoolSession<Pending> {
   authorize(user: string, password: string, waiter: AuthorizeWaiter | null): void {
     if (this.authorized.has(user)) waiter?.onPoolAuthorize(user, true);
     else if (this.state !== "ready") waiter?.onPoolAuthorize(user, false);
-    else this.request({ kind: "authorize", user, waiter }, Method.AUTHORIZE, [user, password]);
+    else this.request({ kind: "authorize", user, waiter }, PrefixMethod.AUTHORIZE, [user, password]);
   }
 
   /**
@@ -143,7 +144,7 @@ export class PrefixUpstream<N, W> extends PoolSession<Pending> {
       return;
     }
     switch (m.method) {
-      case Method.NOTIFY: {
+      case PrefixMethod.NOTIFY: {
         const n = this.codec.parseNotify(m.params);
         if (n instanceof StratumError) {
           this.close(n.message);
@@ -154,12 +155,12 @@ export class PrefixUpstream<N, W> extends PoolSession<Pending> {
         this.onJob(this.codec.work(n, this.lastTarget, this.extranonce));
         return;
       }
-      case Method.SET_TARGET: {
+      case PrefixMethod.SET_TARGET: {
         const t = this.codec.parseSetTarget(m.params);
         if (t !== null) this.lastTarget = t;
         return;
       }
-      case Method.SET_EXTRANONCE: {
+      case PrefixMethod.SET_EXTRANONCE: {
         // takes effect with the next notify: each job carries the prefix it was issued with
         const e = this.codec.parseSetExtranonce(m.params);
         if (e !== null) this.extranonce = e;
@@ -193,7 +194,7 @@ export class PrefixUpstream<N, W> extends PoolSession<Pending> {
           return;
         }
         this.extranonce = prefix;
-        this.request({ kind: "ignore" }, Method.EXTRANONCE_SUBSCRIBE, []);
+        this.request({ kind: "ignore" }, PrefixMethod.EXTRANONCE_SUBSCRIBE, []);
         this.state = "ready";
         this.arm(this.opts.jobTimeoutMs, NO_JOB);
         this.handler.onSubscribed(this);
