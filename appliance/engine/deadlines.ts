@@ -29,7 +29,15 @@ export class Deadlines {
       item.deadlineIndex = this.items.length;
       this.items.push(item);
     }
-    this.timer ??= setInterval(() => this.sweep(), TICK_MS);
+    if (this.timer === null) this.start();
+  }
+
+  /**
+   * Apart from `set`, which runs on every job of every session: a function holding a closure over
+   * `this` gets a scope object on every call, whether or not the closure is made.
+   */
+  private start(): void {
+    this.timer = setInterval(() => this.sweep(), TICK_MS);
   }
 
   clear(item: Expiring): void {

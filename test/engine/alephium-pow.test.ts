@@ -5,11 +5,13 @@
 import { describe, expect, test } from "bun:test";
 import { hashFactorOf } from "../../appliance/catalog/categories.ts";
 import { AlphErrorCode } from "../../appliance/engine/stratum/alephium/errors.ts";
+import { AlphJob } from "../../appliance/engine/stratum/alephium/job.ts";
 import {
   parseNotify,
   parseSetExtranonce,
   parseSubmit,
 } from "../../appliance/engine/stratum/alephium/messages.ts";
+import type { AlphUpstream } from "../../appliance/engine/stratum/alephium/upstream.ts";
 import { chainOf, HASHES_PER_DIFFICULTY, hashValue, hexBytes, powHash } from "../support/alephium/pow.ts";
 import { ALEPHIUM_TEMPLATE as T } from "../support/alephium/reference-vectors.ts";
 
@@ -58,10 +60,43 @@ describe("Alephium message parsers", () => {
     };
     const parsed = parseNotify([job]);
     expect(parsed?.map((p) => [p.poolJobId, p.fromGroup, p.toGroup])).toEqual([["7", 3, 0]]);
-    expect(parsed?.[0]?.fields).toEqual(job);
     expect(parseNotify([{ ...job, fromGroup: 7 }])).toBeNull();
     expect(parseNotify(["7", "00ff"])).toBeNull();
     expect(parseNotify({ job })).toBeNull();
+  });
+
+  test("a miner's notify carries each template under a port-unique id, every other field as the pool sent it", () => {
+    const unknown = { note: 'a "quoted" \\ text', list: [1, null, { deep: true }] };
+    const first = {
+      jobId: "pool-1",
+      fromGroup: 0,
+      toGroup: 3,
+      headerBlob: "00ff",
+      txsBlob: "",
+      targetBlob: "ff",
+      height: 9,
+      ...unknown,
+    };
+    const second = { ...first, jobId: "pool-2", fromGroup: 2, toGroup: 1, headerBlob: "abcd" };
+    const templates = parseNotify([first, second]);
+    if (templates === null) throw new Error("notify refused");
+    const origin = { id: 1, target: "main", shared: false };
+    const job = new AlphJob(origin, {} as AlphUpstream, templates, 1, "");
+    const other = new AlphJob(origin, {} as AlphUpstream, templates, 1, "");
+    const line = job.notifyLine();
+    expect(line.endsWith("}\n")).toBe(true);
+    const sent = JSON.parse(line);
+    expect(sent.id).toBeNull();
+    expect(sent.method).toBe("mining.notify");
+    const [a, b] = sent.params;
+    expect(a).toEqual({ ...first, jobId: a.jobId });
+    expect(b).toEqual({ ...second, jobId: b.jobId });
+    const ids = [a.jobId, b.jobId, ...other.ids];
+    expect(new Set(ids).size).toBe(4);
+    expect(ids).not.toContain("pool-1");
+    expect(job.template(a.jobId)?.poolJobId).toBe("pool-1");
+    expect(job.template(b.jobId)?.poolJobId).toBe("pool-2");
+    expect(job.template(other.ids[0] as string)).toBeUndefined();
   });
 
   test("set_extranonce takes even-length hex shorter than the nonce", () => {

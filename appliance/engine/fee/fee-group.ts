@@ -279,13 +279,20 @@ export class FeeGroup {
     return ((this.units.get(key) ?? seat.unit) * BAND_SHARES) / 2;
   }
 
+  /** A loop, not `find` with a closure: `decide` runs after every answered share. */
+  private ratioOf(key: string): TargetRatio | undefined {
+    const ratios = this.ratios;
+    for (let i = 0; i < ratios.length; i++) if ((ratios[i] as TargetRatio).key === key) return ratios[i];
+    return undefined;
+  }
+
   /**
    * Where a switchable miner should mine now. `holdMs`: the minimum time between a device's
    * switches (pump_t); convergence holds because every visit, however long, is in the ledgers.
    */
   decide(seat: FeeSeat, now: number, holdMs: number): string {
     this.integrate(now);
-    const current = seat.target === MAIN ? null : this.ratios.find((r) => r.key === seat.target);
+    const current = seat.target === MAIN ? null : this.ratioOf(seat.target);
     if (seat.target !== MAIN && (current === undefined || current === null || current.ratio <= 0))
       return MAIN;
     if (now - seat.switchedAt < Math.max(holdMs, MIN_HOLD_MS)) return seat.target;

@@ -42,8 +42,11 @@ export class FeeScheduler {
     this.refreshRatios();
   }
 
+  /** A loop, not `find` with a closure: shares ask this, and a closure over `key` is two objects a call. */
   target(key: string): FeeTarget | undefined {
-    return this.targets.find((t) => t.key === key);
+    const targets = this.targets;
+    for (let i = 0; i < targets.length; i++) if ((targets[i] as FeeTarget).key === key) return targets[i];
+    return undefined;
   }
 
   /** Set or clear (null) an override; the caller then regroups the affected miners' seats. */

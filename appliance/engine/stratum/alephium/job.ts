@@ -18,44 +18,58 @@ export interface JobOrigin {
   readonly shared: boolean;
 }
 
-/** One template of a job: the pool's id and chain, the id miners know it by. */
-export interface JobEntry {
-  readonly jobId: string;
-  readonly pool: PoolJob;
-}
+const NOTIFY_HEAD = `{"id":null,"method":"${AlphMethod.NOTIFY}","params":[`;
+const TEMPLATE_OPEN = '{"jobId":"';
+const NEXT_TEMPLATE_OPEN = ',{"jobId":"';
+const NOTIFY_END = "]}\n";
 
 let nextJobSeq = 0;
 
 export class AlphJob {
-  readonly entries: JobEntry[];
+  /** the id miners know each template by, in the templates' order */
+  readonly ids: string[];
   private line: string | null = null;
 
   constructor(
     readonly origin: JobOrigin,
     readonly upstream: AlphUpstream,
-    templates: readonly PoolJob[],
+    /** the pool's templates, shared by every session given the same notify line */
+    readonly templates: readonly PoolJob[],
     /** share difficulty in force when the notify arrived */
     readonly difficulty: number,
     /** the pool's extranonce every nonce of this job starts with */
     readonly extranonce: string,
   ) {
-    this.entries = templates.map((pool) => ({ jobId: (++nextJobSeq).toString(16), pool }));
+    const ids = new Array<string>(templates.length);
+    for (let i = 0; i < templates.length; i++) ids[i] = (++nextJobSeq).toString(16);
+    this.ids = ids;
   }
 
-  entry(jobId: string): JobEntry | undefined {
-    for (const e of this.entries) if (e.jobId === jobId) return e;
-    return undefined;
+  /** The template miners know by `jobId`. */
+  template(jobId: string): PoolJob | undefined {
+    const i = this.ids.indexOf(jobId);
+    return i < 0 ? undefined : this.templates[i];
   }
 
   /**
    * mining.notify with the pool's objects under port-unique ids. A shared lane's job goes to many
    * miners, so its line is built once and kept; a lane of one miner (Efficient mode) sends it once,
    * and keeping it would hold a line of a kilobyte or more per job and miner for the job's life.
+   * Joined from each template's JSON made at parse (ids are hex, so none needs escaping): a copy of
+   * every template's object and their JSON were a dozen objects per miner and job.
    */
   notifyLine(): string {
     if (this.line !== null) return this.line;
-    const params = this.entries.map((e) => ({ ...e.pool.fields, jobId: e.jobId }));
-    const line = `${JSON.stringify({ id: null, method: AlphMethod.NOTIFY, params })}\n`;
+    const n = this.ids.length;
+    const parts = new Array<string>(n * 3 + 2);
+    parts[0] = NOTIFY_HEAD;
+    for (let i = 0; i < n; i++) {
+      parts[i * 3 + 1] = i === 0 ? TEMPLATE_OPEN : NEXT_TEMPLATE_OPEN;
+      parts[i * 3 + 2] = this.ids[i] as string;
+      parts[i * 3 + 3] = (this.templates[i] as PoolJob).afterId;
+    }
+    parts[n * 3 + 1] = NOTIFY_END;
+    const line = parts.join("");
     if (this.origin.shared) this.line = line;
     return line;
   }

@@ -58,12 +58,18 @@ export function parseSubmit(params: StratumParams): Submit | AlphError {
 
 // ---- pool side ----
 
-/** One block template of a notify, with the pool's object kept whole so unknown fields pass through. */
+/** One block template of a notify. */
 export interface PoolJob {
   poolJobId: string;
   fromGroup: number;
   toGroup: number;
-  fields: Record<string, unknown>;
+  /**
+   * The pool's object as JSON after the value of its jobId, which the proxy replaces:
+   * `","fromGroup":…}`. Every other field, unknown ones too, passes to miners unchanged, and a
+   * miner's notify is joined from it instead of copying and stringifying the object for every
+   * miner (job.ts).
+   */
+  afterId: string;
 }
 
 /** mining.notify [{jobId, fromGroup, toGroup, headerBlob, txsBlob, targetBlob, height}, …]. */
@@ -76,7 +82,9 @@ export function parseNotify(params: StratumParams): PoolJob[] | null {
     const poolJobId = idText(o.jobId);
     if (poolJobId === null || !isGroup(o.fromGroup) || !isGroup(o.toGroup)) return null;
     if (typeof o.headerBlob !== "string" || !HEX.test(o.headerBlob)) return null;
-    jobs.push({ poolJobId, fromGroup: o.fromGroup, toGroup: o.toGroup, fields: o });
+    const { jobId: _poolId, ...others } = o;
+    const afterId = `",${JSON.stringify(others).slice(1)}`;
+    jobs.push({ poolJobId, fromGroup: o.fromGroup, toGroup: o.toGroup, afterId });
   }
   return jobs;
 }

@@ -18,7 +18,7 @@ import type { Lane } from "./lane.ts";
 import { parseAuthorize, parseSubmit, parseSubscribe } from "./messages.ts";
 import { AlphMethod } from "./methods.ts";
 
-const holdsTemplate = (job: AlphJob, jobId: string): boolean => job.entry(jobId) !== undefined;
+const holdsTemplate = (job: AlphJob, jobId: string): boolean => job.template(jobId) !== undefined;
 
 export class AlphMinerSession extends MovableMiner<Lane, AlphJob, AlphError> {
   /** the extranonce the miner holds now */
@@ -109,12 +109,12 @@ export class AlphMinerSession extends MovableMiner<Lane, AlphJob, AlphError> {
     }
     // the newest job holding a template with this id
     const sent = this.sent.find(s.jobId, holdsTemplate);
-    const entry = sent?.job.entry(s.jobId);
-    if (sent === undefined || entry === undefined || !sent.job.upstream.isReady) {
+    const template = sent?.job.template(s.jobId);
+    if (sent === undefined || template === undefined || !sent.job.upstream.isReady) {
       this.localVerdict(id, "stale", STALE_JOB());
       return;
     }
-    if (s.fromGroup !== entry.pool.fromGroup || s.toGroup !== entry.pool.toGroup) {
+    if (s.fromGroup !== template.fromGroup || s.toGroup !== template.toGroup) {
       this.localVerdict(
         id,
         "invalid",
@@ -131,7 +131,7 @@ export class AlphMinerSession extends MovableMiner<Lane, AlphJob, AlphError> {
     }
     const job = sent.job;
     const ticket = this.shareTicket(id, job.origin.target, job.difficulty * this.host.factor);
-    job.upstream.submit(entry.pool, s.nonce, ticket);
+    job.upstream.submit(template, s.nonce, ticket);
   }
 
   // ---- jobs ----

@@ -34,7 +34,7 @@ export interface UpstreamHandler {
 
 /**
  * The reference pool broadcasts the same notify line to every connection, and its templates are
- * never modified after parsing (job.ts copies their fields into each miner's line), so sessions
+ * never modified after parsing (job.ts joins their JSON into each miner's line), so sessions
  * share one parse: in Efficient mode, where every miner has a session of its own, each would
  * otherwise keep its own copy of every template's header and transaction blobs.
  */
