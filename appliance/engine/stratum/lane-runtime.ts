@@ -13,6 +13,7 @@ import { joinUser } from "../rewrite.ts";
 import { Roster } from "../roster.ts";
 import { type Endpoint, endpointText } from "../transport/endpoint.ts";
 import type { ByteSocket } from "../transport/line-writer.ts";
+import { OptionsByAgent } from "./agent-options.ts";
 import type { FamilyRuntime, MinerConnection } from "./family.ts";
 import type { SlotMiner } from "./pool-lane.ts";
 import { PortView } from "./port-view.ts";
@@ -57,6 +58,13 @@ export interface Login {
 /** Distinct once-only log messages remembered per port (a bound, not an expected count). */
 const MAX_LOGGED_ONCE = 1024;
 const isAuthorized = (m: { state: string }): boolean => m.state === "authorized";
+
+/** What every upstream session of a port is told, whatever its family. */
+export interface SessionOptions {
+  readonly agent: string;
+  readonly connectTimeoutMs: number;
+  readonly jobTimeoutMs: number;
+}
 
 export abstract class LaneRuntime<M extends BookMiner<L>, L extends BookLane, S extends SharedLanes<L, M>>
   extends PortView
@@ -198,18 +206,19 @@ export abstract class LaneRuntime<M extends BookMiner<L>, L extends BookLane, S 
 
   // ---- what lanes ask ----
 
-  /** What every upstream session of the port is told: the agent it presents and its timeouts. */
-  protected sessionOptions(agent: string | null): {
-    agent: string;
-    connectTimeoutMs: number;
-    jobTimeoutMs: number;
-  } {
-    return {
-      agent: this.ctx.agentFor(agent),
-      connectTimeoutMs: this.ctx.timing.connectTimeoutMs,
-      jobTimeoutMs: this.ctx.timing.jobTimeoutMs,
-    };
+  /**
+   * What every upstream session of the port is told: the agent it presents and its timeouts, one
+   * object per agent presented.
+   */
+  protected sessionOptions(agent: string | null): SessionOptions {
+    return this.optionsByAgent.get(this.ctx.agentFor(agent));
   }
+
+  private readonly optionsByAgent = new OptionsByAgent<SessionOptions>((agent) => ({
+    agent,
+    connectTimeoutMs: this.ctx.timing.connectTimeoutMs,
+    jobTimeoutMs: this.ctx.timing.jobTimeoutMs,
+  }));
 
   endpointFor(lane: L): Endpoint | null {
     if (lane.target === MAIN) return this.ctx.mainEndpoint();

@@ -6,6 +6,7 @@
  */
 import { MAIN } from "../../../stats/work-split.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
+import { OptionsByAgent } from "../agent-options.ts";
 import { LaneRuntime } from "../lane-runtime.ts";
 import { MINER_EXTRANONCE2_BYTES, STREAM_MIN_EXTRANONCE2 } from "./framing.ts";
 import { JobTable } from "./job.ts";
@@ -18,8 +19,6 @@ import type { UpstreamOptions } from "./upstream.ts";
 /** A miner reconnecting within this time may resume its session (keeps its extranonce1). */
 const RESUME_WINDOW_MS = 10 * 60_000;
 const MAX_RECENT_SESSIONS = 4096;
-/** miners name their agents freely: past this many, the shared options start over */
-const MAX_AGENT_OPTIONS = 64;
 
 export class BitcoinRuntime
   extends LaneRuntime<MinerSession, Lane, SharedSource>
@@ -29,7 +28,6 @@ export class BitcoinRuntime
   /** session id → slot of recently closed re-framed sessions, for mining.subscribe resume */
   private readonly recentSessions = new Map<string, { slot: number; at: number }>();
   private knownMask = BIP320_MASK;
-  private readonly optionsByAgent = new Map<string, UpstreamOptions>();
 
   protected newMiner(socket: ByteSocket, ip: string, slot: number, tunnelled: boolean): MinerSession {
     return new MinerSession(this, socket, ip, slot, tunnelled);
@@ -77,15 +75,13 @@ export class BitcoinRuntime
 
   /** Sessions presenting the same agent share one options object (Efficient mode: one per miner). */
   upstreamOptions(agent: string | null): UpstreamOptions {
-    const presented = this.ctx.agentFor(agent);
-    let o = this.optionsByAgent.get(presented);
-    if (o === undefined) {
-      if (this.optionsByAgent.size >= MAX_AGENT_OPTIONS) this.optionsByAgent.clear();
-      o = { ...this.sessionOptions(agent), versionRolling: true };
-      this.optionsByAgent.set(presented, o);
-    }
-    return o;
+    return this.withRolling.get(this.ctx.agentFor(agent));
   }
+
+  private readonly withRolling = new OptionsByAgent<UpstreamOptions>((agent) => ({
+    ...this.sessionOptions(agent),
+    versionRolling: true,
+  }));
 
   laneUp(lane: Lane): void {
     const mask = lane.upstream?.versionMask ?? 0;
