@@ -153,6 +153,25 @@ describe("sessions", () => {
     expect([...bySession.values()].map((b) => b.size).sort((a, b) => a - b)).toEqual([1, 256]);
   });
 
+  test("Efficient mode: a miner's own pool session is counted while it is connected and closes when it leaves", async () => {
+    env = new CryptoNoteE2E();
+    const pool = await env.pool({ jobIntervalMs: 0 });
+    const port = env.port({ pool_address: pool.address, mode: ProxyMode.EFFICIENT });
+    const listen = await env.t.start(port);
+    const mainSessions = () => env?.t.engine.running(port.id)?.sessionCounts().main;
+    const a = await loggedIn(listen);
+    const b = await loggedIn(listen);
+    env.cleanup.push(() => b.c.close());
+    expect(pool.connections).toBe(2);
+    expect(mainSessions()).toBe(2);
+    a.c.close();
+    await until(() => pool.connections === 1);
+    expect(mainSessions()).toBe(1);
+    b.c.close();
+    await until(() => pool.connections === 0);
+    expect(mainSessions()).toBe(0);
+  });
+
   test("Efficient mode: a login the pool refuses is answered with the pool's reason at once", async () => {
     env = new CryptoNoteE2E();
     const pool = await env.pool();

@@ -5,8 +5,9 @@
  */
 import { JobIndex } from "../job-index.ts";
 import { oldestMayGo } from "../miner-jobs.ts";
+import { slotHex } from "../slot-bytes.ts";
 import type { PoolJob } from "./messages.ts";
-import { byteHex, withByte } from "./nonce.ts";
+import { withByte } from "./nonce.ts";
 import type { Upstream } from "./upstream.ts";
 
 /**
@@ -24,6 +25,11 @@ export const BYTES_PER_JOB = 256;
 export interface JobOrigin {
   readonly id: number;
   readonly target: string;
+  /**
+   * the lane's pool jobs, oldest first, kept by the JobTable on the lane itself: a table of lists
+   * by lane id cost Efficient mode a Map entry per miner
+   */
+  poolJobs: LaneJob[] | null;
 }
 
 export class Job {
@@ -46,7 +52,8 @@ export class Job {
   }
 }
 
-interface LaneJob {
+/** A pool job a lane was given, the proxy jobs issued for it, when the first went out. */
+export interface LaneJob {
   readonly source: PoolJob;
   readonly jobs: Job[];
   readonly sentAt: number;
@@ -55,8 +62,6 @@ interface LaneJob {
 /** All live jobs of a port: the pool jobs each lane keeps, every byte given out. */
 export class JobTable {
   private readonly jobs = new JobIndex<Job>();
-  /** per lane, oldest first: a pool job, the proxy jobs issued for it, when the first went out */
-  private readonly perLane = new Map<number, LaneJob[]>();
   private seq = 0;
 
   /**
@@ -69,18 +74,16 @@ export class JobTable {
     const b = source.splittable ? source.nextByte : source.fixedByte;
     source.nextByte++;
     const id = (++this.seq).toString(16);
-    const job = new Job(id, origin, upstream, source, byteHex(b));
+    // the byte's digits from the table made once, not a string per job and miner
+    const job = new Job(id, origin, upstream, source, slotHex(b));
     this.jobs.add(job);
-    this.entryFor(origin.id, source).jobs.push(job);
+    this.entryFor(origin, source).jobs.push(job);
     return job;
   }
 
-  private entryFor(laneId: number, source: PoolJob): LaneJob {
-    let list = this.perLane.get(laneId);
-    if (list === undefined) {
-      list = [];
-      this.perLane.set(laneId, list);
-    }
+  private entryFor(origin: JobOrigin, source: PoolJob): LaneJob {
+    origin.poolJobs ??= [];
+    const list = origin.poolJobs;
     for (let i = list.length - 1; i >= 0; i--)
       if ((list[i] as LaneJob).source === source) return list[i] as LaneJob;
     const now = Date.now();
@@ -95,9 +98,9 @@ export class JobTable {
     return this.jobs.find(jobId);
   }
 
-  dropLane(laneId: number): void {
-    for (const e of this.perLane.get(laneId) ?? []) for (const job of e.jobs) this.jobs.remove(job);
-    this.perLane.delete(laneId);
+  dropLane(origin: JobOrigin): void {
+    for (const e of origin.poolJobs ?? []) for (const job of e.jobs) this.jobs.remove(job);
+    origin.poolJobs = null;
   }
 
   get size(): number {

@@ -8,7 +8,7 @@ import type { LogLevel } from "../../../domain/engine.ts";
 import { FewSet } from "../../few-map.ts";
 import type { Endpoint } from "../../transport/endpoint.ts";
 import { type LaneWaiter, LaneWaiters } from "../lane-waiters.ts";
-import { BYTES_PER_JOB, type Job, type JobTable } from "./job.ts";
+import { BYTES_PER_JOB, type Job, type JobTable, type LaneJob } from "./job.ts";
 import type { PoolJob } from "./messages.ts";
 import {
   LOGIN_REFUSED,
@@ -53,6 +53,8 @@ export class Lane implements UpstreamHandler {
   upstream: Upstream | null = null;
   /** the pool's latest job on the live session */
   current: PoolJob | null = null;
+  /** the pool jobs the port's job table keeps for this lane */
+  poolJobs: LaneJob[] | null = null;
   /** miners that mine this lane's jobs now */
   readonly miners = new FewSet<LaneMiner>();
   /** miners holding a place on this lane (at most BYTES_PER_JOB), whether mining here now or not */
@@ -149,7 +151,7 @@ export class Lane implements UpstreamHandler {
     this.upstream?.retire("lane closed", RETIRE_GRACE_MS);
     this.upstream = null;
     this.current = null;
-    this.host.jobs.dropLane(this.id);
+    this.host.jobs.dropLane(this);
     this.members.clear();
     this.miners.clear();
     this.waiting.clear();

@@ -22,11 +22,13 @@ export const isSplittable = (blob: string): boolean =>
 /** The pool's own value of blob[42] (what an unsplittable job's shares must keep). */
 export const poolByte = (blob: string): number => Number.parseInt(blob.slice(BYTE_HEX, BYTE_HEX + 2), 16);
 
-export const byteHex = (b: number): string => (b < 16 ? `0${b.toString(16)}` : b.toString(16));
-
-/** The blob with blob[42] set to `hex` (two hex digits). */
+/**
+ * The blob with blob[42] set to `hex` (two hex digits): the pool's own string when it has that byte
+ * already, as every job of a miner on its own session (Efficient mode) does, byte 0 of a
+ * splittable job being the pool's.
+ */
 export const withByte = (blob: string, hex: string): string =>
-  blob.slice(0, BYTE_HEX) + hex + blob.slice(BYTE_HEX + 2);
+  blob.startsWith(hex, BYTE_HEX) ? blob : blob.slice(0, BYTE_HEX) + hex + blob.slice(BYTE_HEX + 2);
 
 /** The nonce's top byte as submitted: the nonce is 4 little-endian bytes, so the last two digits. */
 export const submittedByte = (nonceHex: string): string => nonceHex.slice(6, 8).toLowerCase();

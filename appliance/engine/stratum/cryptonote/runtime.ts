@@ -5,8 +5,10 @@
  */
 import { MAIN } from "../../../stats/work-split.ts";
 import { joinUser } from "../../rewrite.ts";
+import { Roster } from "../../roster.ts";
 import { type Endpoint, endpointText } from "../../transport/endpoint.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
+import { OptionsByAgent } from "../agent-options.ts";
 import type { FamilyRuntime, MinerConnection } from "../family.ts";
 import { PortView } from "../port-view.ts";
 import { JobTable } from "./job.ts";
@@ -16,13 +18,22 @@ import { NonceSpace } from "./nonce-space.ts";
 import { MinerSession, type SessionHost } from "./session.ts";
 import type { UpstreamLogin, UpstreamOptions } from "./upstream.ts";
 
+/** Efficient mode: the miner's own space, which is its home; null in Pool mode. */
+const ownSpace = (m: MinerSession): NonceSpace | null => (m.home?.shared === false ? m.home : null);
+const hasOwnSpace = (m: MinerSession): boolean => ownSpace(m) !== null;
+const rehomeOwn = (m: MinerSession, reason: string): void => ownSpace(m)?.rehome(reason);
+const refreshFee = (m: MinerSession): void => m.refreshFee();
+const isReady = (m: MinerSession): boolean => m.state === "ready";
+
 export class CryptoNoteRuntime extends PortView implements FamilyRuntime, SessionHost, LaneHost {
   readonly jobs = new JobTable();
-  readonly miners = new Set<MinerSession>();
+  /**
+   * a roster, not a Set: a member costs an array slot instead of a Set entry; and a miner's own
+   * space (Efficient mode) is found through the miner, not a Map entry per miner
+   */
+  readonly miners = new Roster<"portIndex", MinerSession>("portIndex");
   private poolMain: NonceSpace | null = null;
   private readonly feeSpaces = new Map<string, NonceSpace>();
-  /** Efficient mode: each miner's own space, by miner */
-  private readonly dedicated = new Map<MinerSession, NonceSpace>();
   /** fee targets already reported as mining another coin, with the seed that was reported */
   private readonly mismatched = new Map<string, string>();
 
@@ -39,22 +50,21 @@ export class CryptoNoteRuntime extends PortView implements FamilyRuntime, Sessio
   }
 
   stop(): void {
-    for (const m of [...this.miners]) m.close("port stopped");
+    // a miner's close releases it, and with it its own space
+    for (const m of this.miners) m.close("port stopped");
     this.poolMain?.close();
     this.poolMain = null;
     for (const s of this.feeSpaces.values()) s.close();
     this.feeSpaces.clear();
-    for (const s of this.dedicated.values()) s.close();
-    this.dedicated.clear();
   }
 
   rehomeMain(reason: string): void {
-    for (const s of this.dedicated.values()) s.rehome(reason);
+    this.miners.each(rehomeOwn, reason, null);
     this.poolMain?.rehome(reason);
   }
 
   refreshFee(): void {
-    for (const m of this.miners) m.refreshFee();
+    this.miners.each(refreshFee, null, null);
   }
 
   sweep(now: number): void {
@@ -65,9 +75,7 @@ export class CryptoNoteRuntime extends PortView implements FamilyRuntime, Sessio
   }
 
   get online(): number {
-    let n = 0;
-    for (const m of this.miners) if (m.state === "ready") n++;
-    return n;
+    return this.miners.count(isReady);
   }
 
   get connected(): number {
@@ -77,17 +85,15 @@ export class CryptoNoteRuntime extends PortView implements FamilyRuntime, Sessio
   sessionCounts(): { main: number; fee: number } {
     let fee = 0;
     for (const s of this.feeSpaces.values()) fee += s.sessions;
-    return { main: (this.poolMain?.sessions ?? 0) + this.dedicated.size, fee };
+    return { main: (this.poolMain?.sessions ?? 0) + this.miners.count(hasOwnSpace), fee };
   }
 
   // ---- SessionHost ----
 
-  mainSpace(miner: MinerSession, login: UpstreamLogin, agent: string): NonceSpace | null {
+  mainSpace(login: UpstreamLogin, agent: string): NonceSpace | null {
     if (this.ctx.mainEndpoint() === null) return null;
     if (this.ctx.mode.sharedMain) return this.openPoolMain();
-    const own = new NonceSpace(this, MAIN, false, login, agent || null);
-    this.dedicated.set(miner, own);
-    return own;
+    return new NonceSpace(this, MAIN, false, login, agent || null);
   }
 
   feeSpace(key: string): NonceSpace | null {
@@ -115,20 +121,22 @@ export class CryptoNoteRuntime extends PortView implements FamilyRuntime, Sessio
     if (this.miners.delete(miner)) this.ctx.connectionClosed(miner.ip);
     this.poolMain?.release(miner);
     for (const s of this.feeSpaces.values()) s.release(miner);
-    this.dedicated.get(miner)?.close();
-    this.dedicated.delete(miner);
+    ownSpace(miner)?.close();
   }
 
   // ---- LaneHost ----
 
+  /** Sessions presenting the same agent share one options object (Efficient mode: one per miner). */
   upstreamOptions(agent: string | null): UpstreamOptions {
-    return {
-      agent: this.ctx.agentFor(agent),
-      connectTimeoutMs: this.ctx.timing.connectTimeoutMs,
-      jobTimeoutMs: this.ctx.timing.jobTimeoutMs,
-      keepaliveMs: this.ctx.timing.keepaliveMs,
-    };
+    return this.optionsByAgent.get(this.ctx.agentFor(agent));
   }
+
+  private readonly optionsByAgent = new OptionsByAgent<UpstreamOptions>((agent) => ({
+    agent,
+    connectTimeoutMs: this.ctx.timing.connectTimeoutMs,
+    jobTimeoutMs: this.ctx.timing.jobTimeoutMs,
+    keepaliveMs: this.ctx.timing.keepaliveMs,
+  }));
 
   endpointFor(lane: Lane): Endpoint | null {
     if (lane.target === MAIN) return this.ctx.mainEndpoint();

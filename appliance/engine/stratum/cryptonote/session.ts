@@ -50,8 +50,11 @@ export interface SessionHost {
   readonly timing: EngineTiming;
   isWalletBanned(wallet: string): boolean;
   log(level: LogLevel, message: string): void;
-  /** the miner's own session (Efficient) or the port's shared main sessions (Pool); null: no pool */
-  mainSpace(miner: MinerSession, login: UpstreamLogin, agent: string): NonceSpace | null;
+  /**
+   * the miner's own session (Efficient; the miner's home, which the host finds it by) or the port's
+   * shared main sessions (Pool); null: no pool
+   */
+  mainSpace(login: UpstreamLogin, agent: string): NonceSpace | null;
   /** the shared sessions of a fee target (opened on demand); null when it has no pool */
   feeSpace(key: string): NonceSpace | null;
   /** a fee pool mines another coin or epoch than the miner's main pool: logged once per target */
@@ -77,6 +80,8 @@ interface HeldLogin {
 
 export class MinerSession implements LaneMiner, MinerConnection, LaneWaiter {
   readonly id = nextMinerId++;
+  /** its place among the port's miners (roster.ts) */
+  portIndex = -1;
   state: MinerState = "connected";
   /** the rpc id the miner must name in submit and keepalived */
   readonly rpcId: string;
@@ -221,7 +226,7 @@ export class MinerSession implements LaneMiner, MinerConnection, LaneWaiter {
     this.agent = intern(l.agent);
     const ident = rewriteIdentity(original, this.host.config);
     const upstream = this.upstreamLogin(l, intern(joinUser(ident)), ident.name);
-    const home = this.host.mainSpace(this, upstream, this.agent);
+    const home = this.host.mainSpace(upstream, this.agent);
     if (home === null) {
       this.out.write(refusal(id, Errors.noPool()));
       this.close("no pool configured");
