@@ -305,6 +305,22 @@ describe("port lifecycle", () => {
 });
 
 describe("churn", () => {
+  test("Efficient mode counts a main session for each connected miner, and a miner leaving takes its own", async () => {
+    const { pool, t } = await setup();
+    const port = makePort({ pool_address: pool.address, mode: ProxyMode.EFFICIENT });
+    const listen = await t.start(port);
+    const running = t.engine.running(port.id);
+    const miners = [0, 1, 2].map((i) => TestMiner.start({ port: listen, user: `s${i}.r`, maxMs: 60_000 }));
+    cleanup.push(() => {
+      for (const m of miners) m.stop();
+    });
+    await until(() => running?.online === 3 && pool.connections === 3);
+    expect(running?.sessionCounts()).toEqual({ main: 3, fee: 0 });
+    miners[0]?.stop();
+    await until(() => running?.connected === 2 && pool.connections === 2);
+    expect(running?.sessionCounts()).toEqual({ main: 2, fee: 0 });
+  });
+
   test("miners coming and going leave no sessions, jobs or connections behind", async () => {
     const { pool, t } = await setup();
     const port = makePort({ pool_address: pool.address });

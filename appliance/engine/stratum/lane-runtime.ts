@@ -58,6 +58,15 @@ export interface Login {
 /** Distinct once-only log messages remembered per port (a bound, not an expected count). */
 const MAX_LOGGED_ONCE = 1024;
 const isAuthorized = (m: { state: string }): boolean => m.state === "authorized";
+/**
+ * Efficient mode: a miner's own lane is its main one, found through the miner rather than kept in
+ * a set of the port's own lanes (an entry a miner).
+ */
+const ownLane = <L extends BookLane>(m: { readonly main: L | null }): L | null =>
+  m.main !== null && !m.main.shared ? m.main : null;
+const hasOwnLane = (m: { readonly main: BookLane | null }): boolean => ownLane(m) !== null;
+const rehomeOwn = (m: { readonly main: BookLane | null }, reason: string): void => ownLane(m)?.rehome(reason);
+const refreshFee = (m: { refreshFee(): void }): void => m.refreshFee();
 
 /** What every upstream session of a port is told, whatever its family. */
 export interface SessionOptions {
@@ -75,8 +84,6 @@ export abstract class LaneRuntime<M extends BookMiner<L>, L extends BookLane, S 
   private readonly poolMain = new Map<string, S>();
   /** each fee wallet's shared lanes, by fee key (and variant) */
   private readonly feeSources = new Map<string, S>();
-  /** Efficient mode: the miners' own lanes */
-  private readonly dedicated = new Set<L>();
   protected readonly slots = new SlotBytes();
   private readonly loggedOnce = new Set<string>();
 
@@ -104,22 +111,21 @@ export abstract class LaneRuntime<M extends BookMiner<L>, L extends BookLane, S 
   start(): void {}
 
   stop(): void {
-    for (const m of [...this.miners]) m.close("port stopped");
+    // a miner's close closes its own lane
+    for (const m of this.miners) m.close("port stopped");
     for (const s of this.poolMain.values()) s.close();
     this.poolMain.clear();
     for (const s of this.feeSources.values()) s.close();
     this.feeSources.clear();
-    for (const l of this.dedicated) l.close();
-    this.dedicated.clear();
   }
 
   rehomeMain(reason: string): void {
-    for (const l of this.dedicated) l.rehome(reason);
+    this.miners.each(rehomeOwn, reason, null);
     for (const s of this.poolMain.values()) s.rehome(reason);
   }
 
   refreshFee(): void {
-    for (const m of this.miners) m.refreshFee();
+    this.miners.each(refreshFee, null, null);
   }
 
   sweep(now: number): void {
@@ -138,7 +144,7 @@ export abstract class LaneRuntime<M extends BookMiner<L>, L extends BookLane, S 
   }
 
   sessionCounts(): { main: number; fee: number } {
-    let main = this.dedicated.size;
+    let main = this.miners.count(hasOwnLane);
     for (const s of this.poolMain.values()) main += s.sessions;
     let fee = 0;
     for (const s of this.feeSources.values()) fee += s.sessions;
@@ -156,7 +162,6 @@ export abstract class LaneRuntime<M extends BookMiner<L>, L extends BookLane, S 
     if (variant === null || this.ctx.mainEndpoint() === null) return null;
     if (this.ctx.mode.sharedMain) return this.poolMainLanes(variant).leaseFor(miner);
     const lane = this.newOwnLane(miner, login, variant);
-    this.dedicated.add(lane);
     lane.open();
     return lane;
   }
@@ -194,7 +199,6 @@ export abstract class LaneRuntime<M extends BookMiner<L>, L extends BookLane, S 
     }
     for (const s of this.poolMain.values()) s.release(miner);
     for (const s of this.feeSources.values()) s.release(miner);
-    if (miner.main && !miner.main.shared) this.dedicated.delete(miner.main);
   }
 
   /** Logs a message once per key (the port's lifetime). */
