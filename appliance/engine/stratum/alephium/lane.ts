@@ -43,7 +43,7 @@ export class Lane extends PoolLane<AlphUpstream, AlphJob, LaneMiner> implements 
   }
 
   protected newSession(endpoint: Endpoint): AlphUpstream {
-    return new AlphUpstream(endpoint, this.host.upstreamOptions(this), this);
+    return new AlphUpstream(endpoint, this.host.upstreamOptions(this), this, this);
   }
 
   protected minersDown(): void {

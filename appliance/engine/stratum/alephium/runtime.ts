@@ -33,6 +33,6 @@ export class AlephiumRuntime
   }
 
   upstreamOptions(lane: Lane): UpstreamOptions {
-    return { ...this.sessionOptions(lane.agent), user: lane.user, password: lane.password };
+    return this.sessionOptions(lane.agent);
   }
 }

@@ -40,12 +40,17 @@ export interface UpstreamHandler {
  */
 const notifyCache = new LineCache<PoolJob[]>(64);
 
+/** Shared by the sessions of a port that present the same agent (stratum/agent-options.ts). */
 export interface UpstreamOptions {
-  agent: string;
-  user: string;
-  password: string;
-  connectTimeoutMs: number;
-  jobTimeoutMs: number;
+  readonly agent: string;
+  readonly connectTimeoutMs: number;
+  readonly jobTimeoutMs: number;
+}
+
+/** Who a session logs in as: its lane, which keeps the login across its sessions. */
+export interface SessionLogin {
+  readonly user: string;
+  readonly password: string;
 }
 
 type Pending =
@@ -65,6 +70,7 @@ export class AlphUpstream extends PoolSession<Pending> {
   constructor(
     endpoint: Endpoint,
     readonly opts: UpstreamOptions,
+    private readonly login: SessionLogin,
     private readonly handler: UpstreamHandler,
   ) {
     super(endpoint, opts.connectTimeoutMs);
@@ -72,7 +78,7 @@ export class AlphUpstream extends PoolSession<Pending> {
 
   protected hello(): void {
     this.request({ kind: "subscribe" }, AlphMethod.SUBSCRIBE, [this.opts.agent]);
-    this.request({ kind: "authorize" }, AlphMethod.AUTHORIZE, [this.opts.user, this.opts.password]);
+    this.request({ kind: "authorize" }, AlphMethod.AUTHORIZE, [this.login.user, this.login.password]);
   }
 
   /** Sends a share under the session's user; `nonce` is the full 24-byte nonce in hex. */
@@ -92,7 +98,7 @@ export class AlphUpstream extends PoolSession<Pending> {
       fromGroup: template.fromGroup,
       toGroup: template.toGroup,
       nonce,
-      worker: this.opts.user,
+      worker: this.login.user,
     };
     this.writer?.write(`{"id":${id},"method":"${AlphMethod.SUBMIT}","params":${JSON.stringify(params)}}\n`);
   }

@@ -37,7 +37,7 @@ export class Lane extends PrefixLane<EthUpstream, UpstreamWork, EthJob> {
   }
 
   protected newSession(endpoint: Endpoint): EthUpstream {
-    return new EthUpstream(endpoint, this.host.upstreamOptions(this), this);
+    return new EthUpstream(endpoint, this.host.upstreamOptions(this), this, this);
   }
 
   protected newJob(u: EthUpstream, work: UpstreamWork): EthJob {

@@ -11,6 +11,7 @@
  */
 import { MAIN } from "../../../stats/work-split.ts";
 import type { ByteSocket } from "../../transport/line-writer.ts";
+import { OptionsByAgent } from "../agent-options.ts";
 import { LaneRuntime, type Login } from "../lane-runtime.ts";
 import type { MovableHost } from "../movable-miner.ts";
 import { Lane, type LaneHost } from "./lane.ts";
@@ -42,9 +43,17 @@ export class EthereumRuntime
     return new Lane(this, MAIN, dialect as Dialect, false, user, login?.password ?? "x", miner.agent || null);
   }
 
+  /** One options object per dialect and agent presented; the login is the lane's own. */
   upstreamOptions(lane: Lane): UpstreamOptions {
-    const login = lane.dialect === "ethproxy" ? { user: lane.user ?? "", password: lane.password } : null;
-    return { dialect: lane.dialect, ...this.sessionOptions(lane.agent), login };
+    const byAgent = lane.dialect === "ethproxy" ? this.ethproxyOptions : this.nicehashOptions;
+    return byAgent.get(this.ctx.agentFor(lane.agent));
+  }
+
+  private readonly ethproxyOptions = this.optionsIn("ethproxy");
+  private readonly nicehashOptions = this.optionsIn("nicehash");
+
+  private optionsIn(dialect: Dialect): OptionsByAgent<UpstreamOptions> {
+    return new OptionsByAgent((presented) => ({ ...this.sessionOptions(presented), dialect }));
   }
 
   protected override laneName(lane: Lane): string {

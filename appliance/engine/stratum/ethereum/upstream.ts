@@ -52,13 +52,18 @@ export interface UpstreamHandler {
   onClosed(u: EthUpstream, reason: string, healthy: boolean, refused: boolean): void;
 }
 
+/** Shared by the sessions of a port that present the same agent in one dialect (stratum/agent-options.ts). */
 export interface UpstreamOptions {
-  dialect: Dialect;
-  agent: string;
-  /** ETHPROXY: the one login of the session (ES1 authorizes users later) */
-  login: { user: string; password: string } | null;
-  connectTimeoutMs: number;
-  jobTimeoutMs: number;
+  readonly dialect: Dialect;
+  readonly agent: string;
+  readonly connectTimeoutMs: number;
+  readonly jobTimeoutMs: number;
+}
+
+/** ETHPROXY: the one login of a session (ES1 authorizes users later), kept by its lane. */
+export interface SessionLogin {
+  readonly user: string | null;
+  readonly password: string;
 }
 
 type Pending =
@@ -92,13 +97,18 @@ export class EthUpstream extends PoolSession<Pending> {
   private refused = false;
   private readonly workerField: string;
 
+  /** ETHPROXY: the session's login; null in EthereumStratum */
+  private readonly login: SessionLogin | null;
+
   constructor(
     endpoint: Endpoint,
     readonly opts: UpstreamOptions,
+    login: SessionLogin,
     private readonly handler: UpstreamHandler,
   ) {
     super(endpoint, opts.connectTimeoutMs);
-    const rig = opts.login === null ? "" : rigOf(opts.login.user);
+    this.login = opts.dialect === "ethproxy" ? login : null;
+    const rig = this.login === null ? "" : rigOf(this.login.user ?? "");
     this.workerField = rig === "" ? "" : `,"worker":${JSON.stringify(rig)}`;
   }
 
@@ -108,8 +118,10 @@ export class EthUpstream extends PoolSession<Pending> {
 
   protected hello(): void {
     if (this.dialect === "ethproxy") {
-      const login = this.opts.login ?? { user: "", password: "x" };
-      this.request({ kind: "login" }, EthproxyMethod.SUBMIT_LOGIN, [login.user, login.password]);
+      this.request({ kind: "login" }, EthproxyMethod.SUBMIT_LOGIN, [
+        this.login?.user ?? "",
+        this.login?.password ?? "x",
+      ]);
     } else {
       this.request({ kind: "subscribe" }, NicehashMethod.SUBSCRIBE, [this.opts.agent, NICEHASH_PROTOCOL]);
     }
@@ -290,7 +302,7 @@ export class EthUpstream extends PoolSession<Pending> {
           this.close(`login refused: ${readPoolError(error)?.message ?? JSON.stringify(result)}`);
           return;
         }
-        if (this.opts.login !== null) this.authorized.add(this.opts.login.user);
+        if (this.login !== null) this.authorized.add(this.login.user ?? "");
         this.ready();
         this.request({ kind: "work" }, EthproxyMethod.GET_WORK, []);
         return;
