@@ -8,10 +8,8 @@
  */
 import type { LogLevel } from "../../domain/engine.ts";
 import { FewMap } from "../few-map.ts";
-import { requestLine } from "./message.ts";
 import { type LaneSession, PoolLane, type PoolLaneHost, type SlotMiner } from "./pool-lane.ts";
 import { type AuthorizeWaiter, authorizeOn } from "./pool-session.ts";
-import { PrefixMethod } from "./prefix-upstream.ts";
 
 /** A miner as a lane sees it. */
 export interface PrefixLaneMiner<L, U, J> extends SlotMiner {
@@ -85,8 +83,8 @@ export abstract class PrefixJob<U, W extends { readonly difficulty: number }> {
     return this.work.difficulty;
   }
 
-  /** the parameters of the family's mining.notify, the job id first */
-  protected abstract notifyParams(clean: boolean): unknown[];
+  /** the family's notify lines, by the work they carry */
+  protected abstract readonly notifies: NotifyLines<W>;
 
   /**
    * A shared session's job goes to many miners, so its line is built once per flag; a dedicated
@@ -96,11 +94,55 @@ export abstract class PrefixJob<U, W extends { readonly difficulty: number }> {
   notifyLine(clean: boolean): string {
     const cached = clean ? this.cleanLine : this.plainLine;
     if (cached !== null) return cached;
-    const line = requestLine(null, PrefixMethod.NOTIFY, this.notifyParams(clean));
+    const line = this.notifies.line(this.jobId, this.work, clean);
     if (!this.origin.shared) return line;
     if (clean) this.cleanLine = line;
     else this.plainLine = line;
     return line;
+  }
+}
+
+/**
+ * A family's mining.notify lines (`{"id":null,"method":…,"params":[jobId, …]}`), joined from the
+ * job id and the rest of the line. The rest is the same for every session given one pool job (its
+ * fields and the session's target), and in Efficient mode every miner has a session, which the
+ * pool's notify reaches one after another: the last rest made is given again while the work is the
+ * same (`same`), instead of a params array, a wrapper object and their JSON per miner and job.
+ */
+export class NotifyLines<W> {
+  private readonly head: string;
+  private work: W | null = null;
+  private plain: string | null = null;
+  private clean: string | null = null;
+
+  constructor(
+    method: string,
+    /** whether two works give the same params after the job id */
+    private readonly same: (a: W, b: W) => boolean,
+    /** the params after the job id */
+    private readonly params: (w: W, clean: boolean) => unknown[],
+  ) {
+    this.head = `{"id":null,"method":${JSON.stringify(method)},"params":["`;
+  }
+
+  /** The line of job `jobId` (port-unique hex: nothing to escape) carrying `w`. */
+  line(jobId: string, w: W, clean: boolean): string {
+    return this.head + jobId + this.rest(w, clean);
+  }
+
+  private rest(w: W, clean: boolean): string {
+    if (this.work !== w && (this.work === null || !this.same(this.work, w))) {
+      this.work = w;
+      this.plain = null;
+      this.clean = null;
+    }
+    const known = clean ? this.clean : this.plain;
+    if (known !== null) return known;
+    // `",` closes the job id; the params' JSON without its opening bracket follows
+    const rest = `",${JSON.stringify(this.params(w, clean)).slice(1)}}\n`;
+    if (clean) this.clean = rest;
+    else this.plain = rest;
+    return rest;
   }
 }
 

@@ -1,11 +1,21 @@
 /** EqJob: Equihash pool work as the proxy hands it to miners (prefix-lane.ts, PrefixJob). */
-import { PrefixJob } from "../prefix-lane.ts";
+import { NotifyLines, PrefixJob } from "../prefix-lane.ts";
+import { PrefixMethod } from "../prefix-upstream.ts";
 import type { EqUpstream, UpstreamWork } from "./upstream.ts";
 
+/** mining.notify [jobId, version, prevhash, merkleroot, reserved, time, bits, clean] */
+const NOTIFIES = new NotifyLines<UpstreamWork>(
+  PrefixMethod.NOTIFY,
+  (a, b) =>
+    a.version === b.version &&
+    a.prevHash === b.prevHash &&
+    a.merkleRoot === b.merkleRoot &&
+    a.reserved === b.reserved &&
+    a.time === b.time &&
+    a.bits === b.bits,
+  (w, clean) => [w.version, w.prevHash, w.merkleRoot, w.reserved, w.time, w.bits, clean],
+);
+
 export class EqJob extends PrefixJob<EqUpstream, UpstreamWork> {
-  /** mining.notify [jobId, version, prevhash, merkleroot, reserved, time, bits, clean] */
-  protected notifyParams(clean: boolean): unknown[] {
-    const w = this.work;
-    return [this.jobId, w.version, w.prevHash, w.merkleRoot, w.reserved, w.time, w.bits, clean];
-  }
+  protected readonly notifies = NOTIFIES;
 }

@@ -4,8 +4,7 @@
  * that session. ETHPROXY miners name work by its header hash instead; their lines carry no id.
  * Each miner keeps the last few jobs it was sent (miner-jobs.ts), with the prefix it mined them under.
  */
-import { requestLine } from "../message.ts";
-import type { JobOrigin as PrefixJobOrigin } from "../prefix-lane.ts";
+import { NotifyLines, type JobOrigin as PrefixJobOrigin } from "../prefix-lane.ts";
 import { NicehashMethod, WORK_PUSH_ID } from "./methods.ts";
 import type { EthUpstream, UpstreamWork } from "./upstream.ts";
 
@@ -15,6 +14,13 @@ export interface JobOrigin extends PrefixJobOrigin {
 }
 
 let nextJobSeq = 0;
+
+/** ES1's mining.notify [jobId, seedHash, headerHash, clean] */
+const NOTIFIES = new NotifyLines<UpstreamWork>(
+  NicehashMethod.NOTIFY,
+  (a, b) => a.seed === b.seed && a.header === b.header,
+  (w, clean) => [w.seed, w.header, clean],
+);
 
 export class EthJob {
   readonly jobId = (++nextJobSeq).toString(16);
@@ -40,12 +46,7 @@ export class EthJob {
   notifyLine(clean: boolean): string {
     const cached = clean ? this.cleanLine : this.notifyCache;
     if (cached !== null) return cached;
-    const line = requestLine(null, NicehashMethod.NOTIFY, [
-      this.jobId,
-      this.work.seed,
-      this.work.header,
-      clean,
-    ]);
+    const line = NOTIFIES.line(this.jobId, this.work, clean);
     if (!this.origin.shared) return line;
     if (clean) this.cleanLine = line;
     else this.notifyCache = line;
