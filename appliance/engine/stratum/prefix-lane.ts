@@ -83,8 +83,8 @@ export abstract class PrefixJob<U, W extends { readonly difficulty: number }> {
     return this.work.difficulty;
   }
 
-  /** the family's notify lines, by the work they carry */
-  protected abstract readonly notifies: NotifyLines<W>;
+  /** the family's notify lines, by the work they carry (a getter: nothing kept per job) */
+  protected abstract get notifies(): NotifyLines<W>;
 
   /**
    * A shared session's job goes to many miners, so its line is built once per flag; a dedicated

@@ -17,5 +17,8 @@ const NOTIFIES = new NotifyLines<UpstreamWork>(
 );
 
 export class EqJob extends PrefixJob<EqUpstream, UpstreamWork> {
-  protected readonly notifies = NOTIFIES;
+  // a getter, not a field: a field is a slot in every job, and each miner keeps a few jobs
+  protected get notifies(): NotifyLines<UpstreamWork> {
+    return NOTIFIES;
+  }
 }

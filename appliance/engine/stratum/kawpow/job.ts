@@ -16,5 +16,8 @@ const NOTIFIES = new NotifyLines<UpstreamWork>(
 );
 
 export class KawJob extends PrefixJob<KawUpstream, UpstreamWork> {
-  protected readonly notifies = NOTIFIES;
+  // a getter, not a field: a field is a slot in every job, and each miner keeps a few jobs
+  protected get notifies(): NotifyLines<UpstreamWork> {
+    return NOTIFIES;
+  }
 }
