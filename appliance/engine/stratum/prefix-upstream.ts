@@ -57,6 +57,11 @@ export interface PrefixCodec<N, W> {
    * one per miner), so one parse serves them all instead of a dozen objects per miner and job
    */
   readonly notifies: LineCache<N>;
+  /**
+   * set_target lines by their exact text, read the same way: pools that send one before every
+   * notify send each session the same line
+   */
+  readonly targets: LineCache<string>;
 }
 
 type Pending =
@@ -130,6 +135,11 @@ export class PrefixUpstream<N, W> extends PoolSession<Pending> {
       this.onJob(this.codec.work(known, this.lastTarget, this.extranonce));
       return;
     }
+    const target = this.codec.targets.get(line);
+    if (target !== undefined) {
+      this.lastTarget = target;
+      return;
+    }
     const m = parsePositional(line);
     if (m === null) {
       this.close("malformed line from pool");
@@ -157,7 +167,9 @@ export class PrefixUpstream<N, W> extends PoolSession<Pending> {
       }
       case PrefixMethod.SET_TARGET: {
         const t = this.codec.parseSetTarget(m.params);
-        if (t !== null) this.lastTarget = t;
+        if (t === null) return;
+        this.lastTarget = t;
+        if (m.id === null) this.codec.targets.set(line, t);
         return;
       }
       case PrefixMethod.SET_EXTRANONCE: {

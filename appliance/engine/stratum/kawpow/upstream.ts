@@ -76,6 +76,7 @@ const CODEC: PrefixCodec<Notify, UpstreamWork> = {
     };
   },
   notifies: new LineCache<Notify>(256),
+  targets: new LineCache<string>(64),
 };
 
 export class KawUpstream extends PrefixUpstream<Notify, UpstreamWork> {
