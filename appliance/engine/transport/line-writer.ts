@@ -1,11 +1,16 @@
 /**
  * A batched, bounded write queue over a Bun socket. Lines written during one turn of the event loop
  * go out in one write (a shared upstream carries the shares of many miners: one syscall instead of
- * dozens); what the kernel does not take waits for `drain`; a peer that stops reading is cut off
- * instead of growing our memory.
+ * dozens), except a joined line written when nothing waits, which goes out at once; what the kernel
+ * does not take waits for `drain`; a peer that stops reading is cut off instead of growing our memory.
  */
 
-/** The part of a socket a writer needs (Bun's TCP and TLS sockets both fit). */
+import type { JoinedLine } from "./joined-line.ts";
+
+/**
+ * The part of a socket a writer needs (Bun's TCP and TLS sockets both fit). `write` sends or copies
+ * what it takes before it returns: the caller may reuse the bytes afterwards.
+ */
 export interface ByteSocket {
   write(data: string | Uint8Array): number;
   end(): void;
@@ -56,6 +61,22 @@ export class LineWriter implements LineSink {
     }
     this.batch += line;
     if (this.batch.length > this.maxPending) this.close();
+  }
+
+  /**
+   * Writes a joined line (joined-line.ts). When nothing waits it goes out now from the joined bytes,
+   * with no string made for it; otherwise it joins the batch behind what waits.
+   */
+  writeJoined(line: JoinedLine): void {
+    if (this.closed) return;
+    if (this.batch.length > 0 || this.backlog !== null) {
+      this.write(line.toString());
+      return;
+    }
+    const bytes = line.bytes();
+    const n = this.socket.write(bytes);
+    // a copy: the join buffer is the next line's (a Buffer's `slice` would be a view of it)
+    if (n < bytes.length) this.queue(new Uint8Array(bytes.subarray(Math.max(0, n))));
   }
 
   /** Sends the batch (called by the shared flush). */
