@@ -3,6 +3,8 @@
  * different upstreams never collide and a late share finds the session that issued its job.
  */
 
+import { type JoinedLine, joinedLine, LinePart } from "../../transport/joined-line.ts";
+import type { LineWriter } from "../../transport/line-writer.ts";
 import { JobIndex } from "../job-index.ts";
 import { type Framing, fitsUpstream, padFor } from "./framing.ts";
 import type { Notify } from "./messages.ts";
@@ -30,14 +32,15 @@ export const jobsPerSharedLane = (miners: number): number => 16 + 2 * miners;
 /**
  * The parts of a notify line (as `requestLine(null, Method.NOTIFY, params)` writes it) that are
  * the same for every session given one pool notify: from the job id to the end of coinb1, and
- * after coinb2 with the pool's ntime, by clean flag. The head before the job id is a constant.
+ * coinb2 with the rest, with the pool's ntime, by clean flag. The head before the job id is a
+ * constant. Between them come the session's extranonce1 and pad when the miner is re-framed.
  */
 interface NotifyParts {
-  readonly body: string;
-  readonly tail: string;
-  readonly cleanTail: string;
+  readonly body: LinePart;
+  readonly end: LinePart;
+  readonly cleanEnd: LinePart;
 }
-const NOTIFY_HEAD = `{"id":null,"method":"${Method.NOTIFY}","params":["`;
+const NOTIFY_HEAD = new LinePart(`{"id":null,"method":"${Method.NOTIFY}","params":["`);
 const notifyParts = new WeakMap<Notify, NotifyParts>();
 
 const notifyTail = (n: Notify, ntime: string, clean: boolean): string =>
@@ -47,9 +50,9 @@ function partsOf(n: Notify): NotifyParts {
   let parts = notifyParts.get(n);
   if (parts === undefined) {
     parts = {
-      body: `","${n.prevHash}","${n.coinb1}`,
-      tail: notifyTail(n, n.ntime, false),
-      cleanTail: notifyTail(n, n.ntime, true),
+      body: new LinePart(`","${n.prevHash}","${n.coinb1}`),
+      end: new LinePart(n.coinb2 + notifyTail(n, n.ntime, false)),
+      cleanEnd: new LinePart(n.coinb2 + notifyTail(n, n.ntime, true)),
     };
     notifyParts.set(n, parts);
   }
@@ -132,27 +135,38 @@ export class Job {
     return this.framing === "reframe" ? padFor(this.source.extranonce2Size, width, this.generation) : "";
   }
 
-  /** The notify line for a miner of `width` bytes, built once per job, width and clean flag on shared lanes. */
-  notifyLine(clean: boolean, width: number): string {
+  /**
+   * Sends a miner of `width` bytes its notify. A shared lane's job goes to many miners, so its line
+   * is made once per width and clean flag and kept; a miner's own session's goes to it alone, and is
+   * written joined from the parts that the sessions given the same pool notify share.
+   */
+  writeNotify(out: LineWriter, clean: boolean, width: number): void {
+    if (!this.origin.shared) {
+      out.writeJoined(this.joinNotify(clean, width));
+      return;
+    }
     const at = width * 2 + (clean ? 1 : 0);
-    const cached = this.lines?.[at];
-    if (cached !== undefined) return cached;
-    // Joined from the pool's parts instead of stringified: every part is checked hex (parseNotify,
-    // the subscribe result), so none needs escaping, and the parts that are the same for every
-    // session given this notify are made once (in Efficient mode each miner has its own session).
-    const n = this.source.notify;
-    const parts = partsOf(n);
-    const tail =
-      this.ntimeRoll === 0 ? (clean ? parts.cleanTail : parts.tail) : notifyTail(n, this.ntime, clean);
-    const line =
-      this.framing === "reframe"
-        ? `${NOTIFY_HEAD}${this.jobId}${parts.body}${this.source.extranonce1}","${this.padOf(width)}${n.coinb2}${tail}`
-        : `${NOTIFY_HEAD}${this.jobId}${parts.body}","${n.coinb2}${tail}`;
-    if (this.origin.shared) {
+    let line = this.lines?.[at];
+    if (line === undefined) {
+      line = this.joinNotify(clean, width).toString();
       this.lines ??= [];
       this.lines[at] = line;
     }
-    return line;
+    out.write(line);
+  }
+
+  /**
+   * Joined from the pool's parts instead of stringified: every part is checked hex (parseNotify, the
+   * subscribe result), so none needs escaping.
+   */
+  private joinNotify(clean: boolean, width: number): JoinedLine {
+    const n = this.source.notify;
+    const parts = partsOf(n);
+    const line = joinedLine().part(NOTIFY_HEAD).text(this.jobId).part(parts.body);
+    if (this.framing === "reframe") line.text(this.source.extranonce1).text(`","`).text(this.padOf(width));
+    else line.text(`","`);
+    if (this.ntimeRoll === 0) return line.part(clean ? parts.cleanEnd : parts.end);
+    return line.text(n.coinb2).text(notifyTail(n, this.ntime, clean));
   }
 
   /** extranonce2 as the upstream expects it for a miner share (the miner's width is its length). */

@@ -726,7 +726,7 @@ export class MinerSession implements LaneMiner, LaneWaiter, AuthorizeWaiter, Min
         this.writer.write(requestLine(null, Method.SET_VERSION_MASK, [mask.toString(16).padStart(8, "0")]));
       }
     }
-    this.writer.write(job.notifyLine(clean, this.extranonce2Size));
+    job.writeNotify(this.writer, clean, this.extranonce2Size);
     this.lastJob?.release(Date.now());
     job.hold();
     this.lastJob = job;
