@@ -9,6 +9,7 @@ import {
 } from "../../appliance/engine/stratum/kaspa/messages.ts";
 import { fullNonce } from "../../appliance/engine/stratum/kaspa/session.ts";
 import type { KaspaUpstream } from "../../appliance/engine/stratum/kaspa/upstream.ts";
+import { writtenLine } from "../support/stratum/written-line.ts";
 
 // words above 2^53: JSON.parse would round every one of them
 const WORDS = ["18446744073709551615", "9007199254740993", "12345678901234567891", "1"];
@@ -22,12 +23,20 @@ describe("Kaspa notify", () => {
     expect(n.timestamp).toBe(1700000000123n);
     const origin = { id: 1, target: "main", user: null, shared: false };
     const job = new KaspaJob(origin, {} as KaspaUpstream, { notify: n, difficulty: 1, extranonce: "" });
-    expect(job.notifyLine("u64")).toContain(`[${WORDS.join(",")}],1700000000123]`);
+    expect(writtenLine((out) => job.writeNotify(out, "u64"))).toContain(
+      `[${WORDS.join(",")}],1700000000123]`,
+    );
     // the hex form: hash ‖ timestamp as a little-endian u64
-    const hex = job.notifyLine("hex");
+    const hex = writtenLine((out) => job.writeNotify(out, "hex"));
     expect(hex).toContain(`"${n.prePow}7b68e5cf8b010000"`);
     const back = parseNotify(hex, JSON.parse(hex).params);
     expect(back).toMatchObject({ jobId: job.jobId, prePow: n.prePow, timestamp: n.timestamp });
+    // a shared session's job: every miner given it, in either form, is sent the same line
+    const shared = new KaspaJob({ ...origin, shared: true }, {} as KaspaUpstream, job.work);
+    for (const form of ["hex", "u64", "hex"] as const)
+      expect(writtenLine((out) => shared.writeNotify(out, form))).toBe(
+        writtenLine((out) => job.writeNotify(out, form)).replace(`"${job.jobId}"`, `"${shared.jobId}"`),
+      );
   });
 
   test("a word above 2^64 or a wrong shape is refused", () => {

@@ -8,6 +8,8 @@
  */
 import type { LogLevel } from "../../domain/engine.ts";
 import { FewMap } from "../few-map.ts";
+import { type JoinedLine, joinedLine, LinePart } from "../transport/joined-line.ts";
+import type { LineWriter } from "../transport/line-writer.ts";
 import { type LaneSession, PoolLane, type PoolLaneHost, type SlotMiner } from "./pool-lane.ts";
 import { type AuthorizeWaiter, authorizeOn } from "./pool-session.ts";
 
@@ -67,11 +69,11 @@ const tellSession = <L, U>(m: { onLaneSession(lane: L, u: U): void }, lane: L, u
  * session. Each miner keeps the last few jobs it was sent with the prefix it mined them under and
  * what it already submitted for each (miner-jobs.ts).
  */
-export abstract class PrefixJob<U, W extends { readonly difficulty: number }> {
+export abstract class PrefixJob<U, W extends { readonly difficulty: number }> implements NotifyJob<W> {
   readonly jobId = (++nextJobSeq).toString(16);
   // two fields, not a pair: every miner keeps a few jobs, and an array is two cells more each
-  private plainLine: string | null = null;
-  private cleanLine: string | null = null;
+  plainLine: string | null = null;
+  cleanLine: string | null = null;
 
   constructor(
     readonly origin: JobOrigin,
@@ -86,20 +88,19 @@ export abstract class PrefixJob<U, W extends { readonly difficulty: number }> {
   /** the family's notify lines, by the work they carry (a getter: nothing kept per job) */
   protected abstract get notifies(): NotifyLines<W>;
 
-  /**
-   * A shared session's job goes to many miners, so its line is built once per flag; a dedicated
-   * session's goes to one miner, which keeps its last jobs, and a cached line there would only hold
-   * memory.
-   */
-  notifyLine(clean: boolean): string {
-    const cached = clean ? this.cleanLine : this.plainLine;
-    if (cached !== null) return cached;
-    const line = this.notifies.line(this.jobId, this.work, clean);
-    if (!this.origin.shared) return line;
-    if (clean) this.cleanLine = line;
-    else this.plainLine = line;
-    return line;
+  writeNotify(out: LineWriter, clean: boolean): void {
+    this.notifies.write(out, this, clean);
   }
+}
+
+/** A job as its notify lines see it. */
+export interface NotifyJob<W> {
+  readonly jobId: string;
+  readonly work: W;
+  readonly origin: { readonly shared: boolean };
+  /** a shared lane's lines, by clean flag, made when first sent (NotifyLines.write) */
+  plainLine: string | null;
+  cleanLine: string | null;
 }
 
 /**
@@ -110,10 +111,10 @@ export abstract class PrefixJob<U, W extends { readonly difficulty: number }> {
  * same (`same`), instead of a params array, a wrapper object and their JSON per miner and job.
  */
 export class NotifyLines<W> {
-  private readonly head: string;
+  private readonly head: LinePart;
   private work: W | null = null;
-  private plain: string | null = null;
-  private clean: string | null = null;
+  private plain: LinePart | null = null;
+  private clean: LinePart | null = null;
 
   constructor(
     method: string,
@@ -122,15 +123,34 @@ export class NotifyLines<W> {
     /** the params after the job id */
     private readonly params: (w: W, clean: boolean) => unknown[],
   ) {
-    this.head = `{"id":null,"method":${JSON.stringify(method)},"params":["`;
+    this.head = new LinePart(`{"id":null,"method":${JSON.stringify(method)},"params":["`);
   }
 
-  /** The line of job `jobId` (port-unique hex: nothing to escape) carrying `w`. */
-  line(jobId: string, w: W, clean: boolean): string {
-    return this.head + jobId + this.rest(w, clean);
+  /**
+   * Sends `job`'s notify. A shared lane's job goes to many miners, so its line is made once per flag
+   * and kept on the job. A miner's own session's goes to that miner alone, which keeps its last jobs,
+   * and a kept line there would only hold memory: it is written joined (joined-line.ts).
+   */
+  write(out: LineWriter, job: NotifyJob<W>, clean: boolean): void {
+    if (!job.origin.shared) {
+      out.writeJoined(this.join(job, clean));
+      return;
+    }
+    let line = clean ? job.cleanLine : job.plainLine;
+    if (line === null) {
+      line = this.join(job, clean).toString();
+      if (clean) job.cleanLine = line;
+      else job.plainLine = line;
+    }
+    out.write(line);
   }
 
-  private rest(w: W, clean: boolean): string {
+  /** The line of `job` (its id is port-unique hex: nothing to escape). */
+  private join(job: NotifyJob<W>, clean: boolean): JoinedLine {
+    return joinedLine().part(this.head).text(job.jobId).part(this.rest(job.work, clean));
+  }
+
+  private rest(w: W, clean: boolean): LinePart {
     if (this.work !== w && (this.work === null || !this.same(this.work, w))) {
       this.work = w;
       this.plain = null;
@@ -139,7 +159,7 @@ export class NotifyLines<W> {
     const known = clean ? this.clean : this.plain;
     if (known !== null) return known;
     // `",` closes the job id; the params' JSON without its opening bracket follows
-    const rest = `",${JSON.stringify(this.params(w, clean)).slice(1)}}\n`;
+    const rest = new LinePart(`",${JSON.stringify(this.params(w, clean)).slice(1)}}\n`);
     if (clean) this.clean = rest;
     else this.plain = rest;
     return rest;

@@ -12,6 +12,7 @@
  * and how they go up.
  */
 import type { Membership } from "../few-map.ts";
+import type { LineWriter } from "../transport/line-writer.ts";
 import { badParams, ErrorCode, StratumError } from "./bitcoin/errors.ts";
 import { parseAuthorize } from "./bitcoin/messages.ts";
 import { intern } from "./intern.ts";
@@ -51,7 +52,7 @@ export interface PrefixJob<W extends PrefixWork> {
     submit(user: string, work: W, a: string, b: string, c: string, ticket: ShareTicket): void;
   };
   readonly work: W;
-  notifyLine(clean: boolean): string;
+  writeNotify(out: LineWriter, clean: boolean): void;
 }
 
 /** A prefix family's lane (a PoolLane of PrefixUpstream sessions). */
@@ -241,7 +242,7 @@ export abstract class PrefixMiner<
       this.lastTarget = job.work.target;
       this.out.write(requestLine(null, Method.SET_TARGET, [job.work.target]));
     }
-    this.out.write(job.notifyLine(clean));
+    job.writeNotify(this.out, clean);
     this.sent.add(job, this.prefix);
     const d = this.device;
     if (d !== null) {

@@ -19,12 +19,19 @@ import type {
   KawUpstream,
   UpstreamWork as KawWork,
 } from "../../../appliance/engine/stratum/kawpow/upstream.ts";
+import type { LineWriter } from "../../../appliance/engine/transport/line-writer.ts";
+import { writtenLine } from "../../support/stratum/written-line.ts";
 
 const own = { id: 1, target: "main", user: null, shared: false };
-const read = (line: string): { id: unknown; method: unknown; params: unknown[] } => {
-  expect(line.endsWith("}\n")).toBe(true);
-  return JSON.parse(line);
-};
+const shared = { id: 2, target: "main", user: null, shared: true };
+
+/** The notify a miner is sent for `job`, read as JSON. */
+const sent = (job: { writeNotify(out: LineWriter, clean: boolean): void }, clean: boolean, before = "") =>
+  JSON.parse(writtenLine((out) => job.writeNotify(out, clean), before)) as {
+    id: unknown;
+    method: unknown;
+    params: unknown[];
+  };
 
 const kaw = (over: Partial<KawWork> = {}): KawWork => ({
   poolJobId: "p1",
@@ -45,15 +52,19 @@ describe("notify lines", () => {
     const a = new KawJob(own, upstream, kaw());
     const b = new KawJob(own, upstream, kaw());
     const other = new KawJob(own, upstream, kaw({ target: `0000ffff${"ff".repeat(28)}` }));
+    const onShared = new KawJob(shared, upstream, kaw());
     const w = kaw();
-    for (const [job, clean] of [
-      [a, true],
-      [b, false],
-      [other, true],
-      [a, false],
-      [b, true],
+    for (const [job, clean, before] of [
+      [a, true, ""],
+      [b, false, ""],
+      [other, true, ""],
+      [onShared, true, ""],
+      [a, false, '{"id":null,"method":"mining.set_target","params":["00"]}\n'],
+      [onShared, false, ""],
+      [onShared, true, ""],
+      [b, true, ""],
     ] as const) {
-      const m = read(job.notifyLine(clean));
+      const m = sent(job, clean, before);
       expect(m.id).toBeNull();
       expect(m.method).toBe("mining.notify");
       expect(m.params).toEqual([job.jobId, w.header, w.seed, job.work.target, clean, w.height, w.bits]);
@@ -61,7 +72,7 @@ describe("notify lines", () => {
     expect(a.jobId).not.toBe(b.jobId);
     // unknown JSON in the pool's fields passes through as it came
     const odd = new KawJob(own, upstream, kaw({ header: "ef".repeat(32), height: null, bits: { x: 'a"b' } }));
-    expect(read(odd.notifyLine(false)).params.slice(5)).toEqual([null, { x: 'a"b' }]);
+    expect(sent(odd, false).params.slice(5)).toEqual([null, { x: 'a"b' }]);
   });
 
   test("Equihash: the params of a job whose time changed are its own, not the previous job's", () => {
@@ -81,7 +92,7 @@ describe("notify lines", () => {
     const first = new EqJob(own, upstream, w);
     const later = new EqJob(own, upstream, { ...w, time: "5f5e1001" });
     for (const job of [first, later, first]) {
-      const p = read(job.notifyLine(true)).params;
+      const p = sent(job, true).params;
       expect(p).toEqual([
         job.jobId,
         w.version,
@@ -95,12 +106,33 @@ describe("notify lines", () => {
     }
   });
 
+  test("ETHPROXY: pushed work (id 0) is each job's own work; eth_getWork is answered under its id", () => {
+    const w = { seed: "33".repeat(32), header: "44".repeat(32), boundary: "00ff".repeat(16) } as EthWork;
+    const jobs = [
+      new EthJob({ ...own }, {} as EthUpstream, w),
+      new EthJob({ ...own }, {} as EthUpstream, { ...w }),
+      new EthJob({ ...own }, {} as EthUpstream, { ...w, header: "55".repeat(32) }),
+      new EthJob({ ...shared }, {} as EthUpstream, { ...w, boundary: null }),
+      new EthJob({ ...own }, {} as EthUpstream, w),
+    ];
+    for (const job of jobs) {
+      const pushed = JSON.parse(job.workLine());
+      expect(pushed.id).toBe(0);
+      expect(pushed.result).toEqual([
+        `0x${job.work.header}`,
+        `0x${job.work.seed}`,
+        `0x${job.work.boundary ?? "0".repeat(64)}`,
+      ]);
+      expect(JSON.parse(job.workLine(7))).toEqual({ ...pushed, id: 7 });
+    }
+  });
+
   test("EthereumStratum: [jobId, seed, header, clean]", () => {
     const w = { seed: "33".repeat(32), header: "44".repeat(32) } as EthWork;
     const job = new EthJob({ ...own }, {} as EthUpstream, w);
     const next = new EthJob({ ...own }, {} as EthUpstream, { ...w, header: "55".repeat(32) });
-    expect(read(job.notifyLine(false)).params).toEqual([job.jobId, w.seed, w.header, false]);
-    expect(read(next.notifyLine(true)).params).toEqual([next.jobId, w.seed, "55".repeat(32), true]);
-    expect(read(next.notifyLine(false)).params).toEqual([next.jobId, w.seed, "55".repeat(32), false]);
+    expect(sent(job, false).params).toEqual([job.jobId, w.seed, w.header, false]);
+    expect(sent(next, true).params).toEqual([next.jobId, w.seed, "55".repeat(32), true]);
+    expect(sent(next, false).params).toEqual([next.jobId, w.seed, "55".repeat(32), false]);
   });
 });

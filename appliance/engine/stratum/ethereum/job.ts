@@ -4,7 +4,8 @@
  * that session. ETHPROXY miners name work by its header hash instead; their lines carry no id.
  * Each miner keeps the last few jobs it was sent (miner-jobs.ts), with the prefix it mined them under.
  */
-import { NotifyLines, type JobOrigin as PrefixJobOrigin } from "../prefix-lane.ts";
+import type { LineWriter } from "../../transport/line-writer.ts";
+import { type NotifyJob, NotifyLines, type JobOrigin as PrefixJobOrigin } from "../prefix-lane.ts";
 import { NicehashMethod, WORK_PUSH_ID } from "./methods.ts";
 import type { EthUpstream, UpstreamWork } from "./upstream.ts";
 
@@ -22,11 +23,24 @@ const NOTIFIES = new NotifyLines<UpstreamWork>(
   (w, clean) => [w.seed, w.header, clean],
 );
 
-export class EthJob {
+/**
+ * ETHPROXY's pushed work (id 0) carries no job id: one line serves every miner given the same work,
+ * the last one made is given again while it is (in Efficient mode the pool's job reaches every
+ * miner's session one after another).
+ */
+let pushedWork: UpstreamWork | null = null;
+let pushedLine = "";
+
+const samePush = (a: UpstreamWork, b: UpstreamWork): boolean =>
+  a.header === b.header && a.seed === b.seed && a.boundary === b.boundary;
+
+const workLineOf = (id: number | string | null, w: UpstreamWork): string =>
+  `${JSON.stringify({ id, jsonrpc: "2.0", result: [`0x${w.header}`, `0x${w.seed}`, `0x${w.boundary ?? "0".repeat(64)}`] })}\n`;
+
+export class EthJob implements NotifyJob<UpstreamWork> {
   readonly jobId = (++nextJobSeq).toString(16);
-  private notifyCache: string | null = null;
-  private cleanLine: string | null = null;
-  private workCache: string | null = null;
+  plainLine: string | null = null;
+  cleanLine: string | null = null;
 
   constructor(
     readonly origin: JobOrigin,
@@ -38,30 +52,19 @@ export class EthJob {
     return this.work.difficulty;
   }
 
-  /**
-   * ES1 miners: mining.notify [jobId, seedHash, headerHash, clean]. A shared session's job goes to
-   * many miners, so its lines are built once and kept; a dedicated session's goes to one miner, which
-   * keeps its last jobs, and a kept line there would only hold memory (as prefix-lane.ts).
-   */
-  notifyLine(clean: boolean): string {
-    const cached = clean ? this.cleanLine : this.notifyCache;
-    if (cached !== null) return cached;
-    const line = NOTIFIES.line(this.jobId, this.work, clean);
-    if (!this.origin.shared) return line;
-    if (clean) this.cleanLine = line;
-    else this.notifyCache = line;
-    return line;
+  /** ES1 miners: mining.notify [jobId, seedHash, headerHash, clean] (NotifyLines.write). */
+  writeNotify(out: LineWriter, clean: boolean): void {
+    NOTIFIES.write(out, this, clean);
   }
 
   /** ETHPROXY miners: the work array, pushed (id 0) or as the answer to eth_getWork. */
   workLine(id: number | string | null = WORK_PUSH_ID): string {
-    if (id === WORK_PUSH_ID && this.workCache !== null) return this.workCache;
-    const line = `${JSON.stringify({ id, jsonrpc: "2.0", result: this.workArray() })}\n`;
-    if (id === WORK_PUSH_ID && this.origin.shared) this.workCache = line;
-    return line;
-  }
-
-  private workArray(): string[] {
-    return [`0x${this.work.header}`, `0x${this.work.seed}`, `0x${this.work.boundary ?? "0".repeat(64)}`];
+    if (id !== WORK_PUSH_ID) return workLineOf(id, this.work);
+    const w = this.work;
+    if (pushedWork !== w && (pushedWork === null || !samePush(pushedWork, w))) {
+      pushedWork = w;
+      pushedLine = workLineOf(WORK_PUSH_ID, w);
+    }
+    return pushedLine;
   }
 }

@@ -336,7 +336,7 @@ export class EthMinerSession extends MovableMiner<Lane, EthJob, EthError> {
         this.lastDifficulty = job.difficulty;
         this.out.write(numberLine(NicehashMethod.SET_DIFFICULTY, job.difficulty));
       }
-      this.out.write(job.notifyLine(clean));
+      job.writeNotify(this.out, clean);
     }
     this.sent.add(job, this.prefix);
     const d = this.device;

@@ -4,6 +4,8 @@
  * that session. Each miner keeps the last few jobs it was sent (miner-jobs.ts), with the prefix it
  * mined them under.
  */
+import { type JoinedLine, joinedLine, LinePart } from "../../transport/joined-line.ts";
+import type { LineWriter } from "../../transport/line-writer.ts";
 import type { JobOrigin } from "../ethereum/job.ts";
 import type { Notify } from "./messages.ts";
 import { KaspaMethod, type NotifyForm } from "./methods.ts";
@@ -14,18 +16,21 @@ export type { JobOrigin };
 
 let nextJobSeq = 0;
 
+const NOTIFY_HEAD = new LinePart(`{"id":null,"method":"${KaspaMethod.NOTIFY}","params":["`);
+
 /**
- * The notify's params after the job id in the miner's form, made once per pool notify: in Efficient
- * mode every miner's session has the same notify (upstream.ts), and the words took a buffer, a view
- * and four bigints a miner.
+ * The notify after the job id in the miner's form, made once per pool notify: in Efficient mode
+ * every miner's session has the same notify (upstream.ts), and the words took a buffer, a view and
+ * four bigints a miner. Built by hand: the u64 words must reach the miner as the exact integers,
+ * which JSON.stringify of a number cannot guarantee above 2^53.
  */
-function paramsOf(n: Notify, form: NotifyForm): string {
+function restOf(n: Notify, form: NotifyForm): LinePart {
   if (form === "hex") {
-    n.hexParams ??= `"${n.prePow}${leHex(n.timestamp)}"`;
-    return n.hexParams;
+    n.hexRest ??= new LinePart(`","${n.prePow}${leHex(n.timestamp)}"]}\n`);
+    return n.hexRest;
   }
-  n.u64Params ??= `[${wordsOfPrePow(n.prePow).join(",")}],${n.timestamp}`;
-  return n.u64Params;
+  n.u64Rest ??= new LinePart(`",[${wordsOfPrePow(n.prePow).join(",")}],${n.timestamp}]}\n`);
+  return n.u64Rest;
 }
 
 export class KaspaJob {
@@ -44,18 +49,25 @@ export class KaspaJob {
   }
 
   /**
-   * mining.notify in the miner's form, built by hand: the u64 words must reach the miner as the
-   * exact integers, which JSON.stringify of a number cannot guarantee above 2^53. A shared session's
-   * line is built once per form; a dedicated session's job goes to one miner, so keeping its line
-   * would only hold memory for as long as the miner keeps the job.
+   * Sends mining.notify in the miner's form. A shared session's line is made once per form and
+   * kept; a dedicated session's job goes to one miner, so keeping its line would only hold memory
+   * for as long as the miner keeps the job: it is written joined (joined-line.ts).
    */
-  notifyLine(form: NotifyForm): string {
-    const cached = form === "hex" ? this.hexLine : this.u64Line;
-    if (cached !== null) return cached;
-    const line = `{"id":null,"method":"${KaspaMethod.NOTIFY}","params":["${this.jobId}",${paramsOf(this.work.notify, form)}]}\n`;
-    if (!this.origin.shared) return line;
-    if (form === "hex") this.hexLine = line;
-    else this.u64Line = line;
-    return line;
+  writeNotify(out: LineWriter, form: NotifyForm): void {
+    if (!this.origin.shared) {
+      out.writeJoined(this.join(form));
+      return;
+    }
+    let line = form === "hex" ? this.hexLine : this.u64Line;
+    if (line === null) {
+      line = this.join(form).toString();
+      if (form === "hex") this.hexLine = line;
+      else this.u64Line = line;
+    }
+    out.write(line);
+  }
+
+  private join(form: NotifyForm): JoinedLine {
+    return joinedLine().part(NOTIFY_HEAD).text(this.jobId).part(restOf(this.work.notify, form));
   }
 }

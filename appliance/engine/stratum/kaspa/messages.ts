@@ -4,6 +4,7 @@
  * shares with EthereumStratum/1.0.0); none throws. Authorize, set_extranonce and set_difficulty
  * are the Ethereum family's parsers: the same tuples.
  */
+import type { LinePart } from "../../transport/joined-line.ts";
 import { badParams, type EthError } from "../ethereum/errors.ts";
 import { KaspaMethod, MAX_POOL_PREFIX_BYTES, NONCE_HEX } from "./methods.ts";
 import { fromLeHex, prePowFromWords } from "./work.ts";
@@ -58,10 +59,10 @@ export interface Notify {
   /** 64 hex digits */
   prePow: string;
   timestamp: bigint;
-  /** the params after the job id: `[w0,w1,w2,w3],timestamp` */
-  u64Params: string | null;
-  /** the params after the job id: `"prePow ‖ timestamp LE"` */
-  hexParams: string | null;
+  /** the line after the job id, params `[w0,w1,w2,w3],timestamp` (kaspa/job.ts) */
+  u64Rest: LinePart | null;
+  /** the line after the job id, params `"prePow ‖ timestamp LE"` (kaspa/job.ts) */
+  hexRest: LinePart | null;
 }
 
 /**
@@ -89,8 +90,8 @@ export function parseNotify(line: string, params: unknown[]): Notify | EthError 
       jobId,
       prePow: h.slice(0, 64),
       timestamp: fromLeHex(h.slice(64)),
-      u64Params: null,
-      hexParams: null,
+      u64Rest: null,
+      hexRest: null,
     };
   }
   if (!Array.isArray(second) || second.length !== 4 || typeof params[2] !== "number")
@@ -100,7 +101,7 @@ export function parseNotify(line: string, params: unknown[]): Notify | EthError 
   const prePow = prePowFromWords(m.slice(1, 5) as string[]);
   const timestamp = BigInt(m[5] as string);
   if (prePow === null || timestamp >= 1n << 64n) return badParams(KaspaMethod.NOTIFY, "u64 out of range");
-  return { jobId, prePow, timestamp, u64Params: null, hexParams: null };
+  return { jobId, prePow, timestamp, u64Rest: null, hexRest: null };
 }
 
 /**

@@ -199,7 +199,7 @@ export class KaspaMinerSession extends MovableMiner<Lane, KaspaJob, EthError> {
       this.lastDifficulty = job.difficulty;
       this.out.write(numberLine(KaspaMethod.SET_DIFFICULTY, job.difficulty));
     }
-    this.out.write(job.notifyLine(this.form));
+    job.writeNotify(this.out, this.form);
     this.sent.add(job, prefix);
     const d = this.device;
     if (d !== null) {
