@@ -3,10 +3,12 @@
  * the value of blob[42] reserved for that miner — under a proxy job id unique on the port, so that
  * a late share finds the session that issued its job and the byte it must carry.
  */
+import { type JoinedLine, joinedLine, LinePart } from "../../transport/joined-line.ts";
 import { JobIndex } from "../job-index.ts";
 import { oldestMayGo } from "../miner-jobs.ts";
 import { slotHex } from "../slot-bytes.ts";
-import type { PoolJob } from "./messages.ts";
+import { type PoolJob, poolFields } from "./messages.ts";
+import { Method } from "./methods.ts";
 import { withByte } from "./nonce.ts";
 import type { Upstream } from "./upstream.ts";
 
@@ -32,6 +34,34 @@ export interface JobOrigin {
   poolJobs: LaneJob[] | null;
 }
 
+const JOB_HEAD = new LinePart(`{"jsonrpc":"2.0","method":"${Method.JOB}","params":{"blob":"`);
+const JOB_ID = new LinePart(`","job_id":"`);
+
+/**
+ * A job line's fields after the job id, as the pool sent them: the same for every miner given pool
+ * jobs of one target, height and seed. In Efficient mode each miner's session has a pool job of its
+ * own (with its own blob), one after another: the last rest made is given again while they match.
+ */
+let restJob: PoolJob | null = null;
+let rest = new LinePart("");
+
+function restOf(job: PoolJob): LinePart {
+  const last = restJob;
+  if (
+    last === null ||
+    (last !== job &&
+      (last.target !== job.target ||
+        last.algo !== job.algo ||
+        last.height !== job.height ||
+        last.seedHash !== job.seedHash))
+  ) {
+    // `",` closes the job id; the fields' JSON without its opening brace, then the line's, follow
+    rest = new LinePart(`",${JSON.stringify(poolFields(job)).slice(1)}}\n`);
+  }
+  restJob = job;
+  return rest;
+}
+
 export class Job {
   constructor(
     readonly jobId: string,
@@ -49,6 +79,19 @@ export class Job {
   /** The miner's blob: the pool's with this miner's byte (unchanged for an unsplittable job). */
   get blob(): string {
     return this.source.splittable ? withByte(this.source.blob, this.byte) : this.source.blob;
+  }
+
+  /**
+   * The job pushed to its miner, with `jobParams`'s fields in its order, joined (joined-line.ts): the
+   * blob and job id are checked hex and need no escaping.
+   */
+  line(): JoinedLine {
+    return joinedLine()
+      .part(JOB_HEAD)
+      .text(this.blob)
+      .part(JOB_ID)
+      .text(this.jobId)
+      .part(restOf(this.source));
   }
 }
 

@@ -136,8 +136,15 @@ export function parseLoginResult(result: unknown): LoginResult | CnError {
 }
 
 /** The job params a miner is sent: the pool's, with the miner's blob and the proxy's job id. */
-export function jobParams(job: PoolJob, jobId: string, blob: string): Obj {
-  const p: Obj = { blob, job_id: jobId, target: job.target };
+export const jobParams = (job: PoolJob, jobId: string, blob: string): Obj => ({
+  blob,
+  job_id: jobId,
+  ...poolFields(job),
+});
+
+/** The job params after the job id, as the pool sent them. */
+export function poolFields(job: PoolJob): Obj {
+  const p: Obj = { target: job.target };
   if (job.algo !== null) p.algo = job.algo;
   if (job.height !== null) p.height = job.height;
   p.seed_hash = job.seedHash;

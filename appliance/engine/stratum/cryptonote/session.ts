@@ -14,7 +14,7 @@ import type { FeeSeat } from "../../fee/fee-group.ts";
 import type { FeeScheduler } from "../../fee/scheduler.ts";
 import type { ModeStrategy } from "../../modes/mode.ts";
 import { joinUser, rewriteIdentity, splitUser } from "../../rewrite.ts";
-import { type ByteSocket, type LineSink, LineWriter } from "../../transport/line-writer.ts";
+import { type ByteSocket, LineWriter } from "../../transport/line-writer.ts";
 import type { MinerConnection } from "../family.ts";
 import { intern } from "../intern.ts";
 import type { LaneWaiter } from "../lane-waiters.ts";
@@ -112,7 +112,6 @@ export class MinerSession implements LaneMiner, MinerConnection, LaneWaiter {
   deadlineAt = 0;
   readonly splitter: LineSplitter;
   readonly writer: LineWriter;
-  private readonly out: LineSink;
 
   constructor(
     private readonly host: SessionHost,
@@ -121,7 +120,6 @@ export class MinerSession implements LaneMiner, MinerConnection, LaneWaiter {
   ) {
     this.rpcId = `${this.id.toString(16)}${Math.random().toString(16).slice(2, 10)}`;
     this.writer = new LineWriter(socket);
-    this.out = this.writer;
     this.splitter = new LineSplitter(MAX_LINE_BYTES, this);
     deadlines.set(this, host.timing.loginTimeoutMs);
   }
@@ -170,7 +168,7 @@ export class MinerSession implements LaneMiner, MinerConnection, LaneWaiter {
   }
 
   private strike(id: StratumId, error: CnError): void {
-    this.out.write(refusal(id, error));
+    this.writer.write(refusal(id, error));
     if (++this.strikes > MAX_STRIKES) this.close(`too many bad requests (last: ${error.message})`);
   }
 
@@ -191,7 +189,7 @@ export class MinerSession implements LaneMiner, MinerConnection, LaneWaiter {
       case Method.KEEPALIVED:
         if (this.state !== "ready" || parseRpcId(m.params) !== this.rpcId)
           this.strike(m.id, Errors.unauthenticated());
-        else this.out.write(answer(m.id, { status: "KEEPALIVED" }));
+        else this.writer.write(answer(m.id, { status: "KEEPALIVED" }));
         return;
       case Method.GETJOB:
         this.getjob(m.id, m.params);
@@ -219,7 +217,7 @@ export class MinerSession implements LaneMiner, MinerConnection, LaneWaiter {
     const original = { wallet: intern(split.wallet), name: l.rigid ?? split.name };
     if (this.host.isWalletBanned(original.wallet)) {
       this.host.log("warn", `miner ${this.ip}: wallet ${original.wallet} is banned`);
-      this.out.write(refusal(id, Errors.unauthenticated()));
+      this.writer.write(refusal(id, Errors.unauthenticated()));
       this.close("banned wallet");
       return;
     }
@@ -228,7 +226,7 @@ export class MinerSession implements LaneMiner, MinerConnection, LaneWaiter {
     const upstream = this.upstreamLogin(l, intern(joinUser(ident)), ident.name);
     const home = this.host.mainSpace(upstream, this.agent);
     if (home === null) {
-      this.out.write(refusal(id, Errors.noPool()));
+      this.writer.write(refusal(id, Errors.noPool()));
       this.close("no pool configured");
       return;
     }
@@ -277,7 +275,7 @@ export class MinerSession implements LaneMiner, MinerConnection, LaneWaiter {
       const why = lane.lastError ? `: ${lane.lastError}` : "";
       // xmrig shows the pool's own refusal (a bad wallet, a ban) to its operator
       const refused = !this.home?.shared && lane.lastError.startsWith(LOGIN_REFUSED);
-      this.out.write(refusal(id, refused ? new CnError(lane.lastError) : Errors.noPool()));
+      this.writer.write(refusal(id, refused ? new CnError(lane.lastError) : Errors.noPool()));
       this.close(`pool unavailable at login${why}`);
       return;
     }
@@ -304,7 +302,7 @@ export class MinerSession implements LaneMiner, MinerConnection, LaneWaiter {
     this.seat = this.host.fee.seat(device, this);
     device.feeRatio = this.host.fee.configuredFor(device);
     this.attach(lane, MAIN, job, false);
-    this.out.write(
+    this.writer.write(
       answer(id, {
         id: this.rpcId,
         job: jobParams(job.source, job.jobId, job.blob),
@@ -327,11 +325,11 @@ export class MinerSession implements LaneMiner, MinerConnection, LaneWaiter {
     const lane = this.lane;
     const job = lane?.issue() ?? null;
     if (lane === null || job === null) {
-      this.out.write(refusal(id, Errors.noPool()));
+      this.writer.write(refusal(id, Errors.noPool()));
       return;
     }
     this.given(job);
-    this.out.write(answer(id, jobParams(job.source, job.jobId, job.blob)));
+    this.writer.write(answer(id, jobParams(job.source, job.jobId, job.blob)));
   }
 
   /** Fee wallets or an override changed. */
@@ -378,7 +376,7 @@ export class MinerSession implements LaneMiner, MinerConnection, LaneWaiter {
 
   private localVerdict(id: StratumId, device: DeviceRecord, outcome: ShareOutcome, error: CnError): void {
     this.host.registry.result(device, outcome, MAIN, 0, 0, false, Date.now());
-    this.out.write(this.host.config.setting.fr === 1 ? answer(id, OK) : refusal(id, error));
+    this.writer.write(this.host.config.setting.fr === 1 ? answer(id, OK) : refusal(id, error));
   }
 
   onShareResult(share: MinerShare<CnError>, error: CnError | null, latencyMs: number): void {
@@ -386,7 +384,9 @@ export class MinerSession implements LaneMiner, MinerConnection, LaneWaiter {
     shareAnswered(this.host.registry, share, outcome, latencyMs, !this.isProtected());
     if (this.state === "closed") return;
     const forced = this.host.config.setting.fr === 1;
-    this.out.write(error === null || forced ? answer(share.requestId, OK) : refusal(share.requestId, error));
+    this.writer.write(
+      error === null || forced ? answer(share.requestId, OK) : refusal(share.requestId, error),
+    );
     this.evaluate();
   }
 
@@ -473,9 +473,7 @@ export class MinerSession implements LaneMiner, MinerConnection, LaneWaiter {
   }
 
   private sendJob(job: Job): void {
-    this.out.write(
-      `${JSON.stringify({ jsonrpc: "2.0", method: Method.JOB, params: jobParams(job.source, job.jobId, job.blob) })}\n`,
-    );
+    this.writer.writeJoined(job.line());
   }
 
   onLaneJob(lane: Lane): void {
@@ -521,7 +519,7 @@ export class MinerSession implements LaneMiner, MinerConnection, LaneWaiter {
     if (this.device !== null) this.host.registry.disconnect(this.device, Date.now());
     if (!wasReady || reason !== "miner closed the connection")
       this.host.log(wasReady ? "info" : "warn", `miner ${this.ip} closed: ${reason}`);
-    this.out.close();
+    this.writer.close();
   }
 }
 
