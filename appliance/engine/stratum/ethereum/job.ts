@@ -24,9 +24,9 @@ const NOTIFIES = new NotifyLines<UpstreamWork>(
 );
 
 /**
- * ETHPROXY's pushed work (id 0) carries no job id: one line serves every miner given the same work,
- * the last one made is given again while it is (in Efficient mode the pool's job reaches every
- * miner's session one after another).
+ * ETHPROXY's pushed work (id 0) carries no job id: one line serves every miner given the same work.
+ * The last line made is given again while the work is the same (in Efficient mode the pool's job
+ * reaches every miner's session one after another).
  */
 let pushedWork: UpstreamWork | null = null;
 let pushedLine = "";
