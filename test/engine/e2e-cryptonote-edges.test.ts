@@ -206,8 +206,16 @@ describe("sessions", () => {
  * A minimal upstream in the role of a NiceHash-style splitter: its blobs come with blob[42] = 0xab
  * already reserved, and it accepts any share, recording the nonces, so the test can look at them.
  */
-function fixedBytePool(): { port: number; nonces: string[]; logins: number; stop: () => void } {
+function fixedBytePool(): {
+  port: number;
+  nonces: string[];
+  logins: number;
+  /** each login's algo param, as the pool received it */
+  algos: unknown[];
+  stop: () => void;
+} {
   const nonces: string[] = [];
+  const algos: unknown[] = [];
   const state = { logins: 0 };
   const blob = Buffer.from(testHashingBlob(randomBytes(32)));
   blob[NONCE_OFFSET + 3] = 0xab;
@@ -229,7 +237,10 @@ function fixedBytePool(): { port: number; nonces: string[]; logins: number; stop
             const m = parseRpcLine(line);
             if (m === null || m.kind !== "request") return;
             if (m.method === "submit") nonces.push((m.params as { nonce: string }).nonce);
-            if (m.method === "login") state.logins++;
+            if (m.method === "login") {
+              state.logins++;
+              algos.push((m.params as { algo?: unknown }).algo);
+            }
             const result =
               m.method === "login"
                 ? { id: "r1", job, extensions: ["algo", "nicehash", "keepalive"], status: "OK" }
@@ -245,6 +256,7 @@ function fixedBytePool(): { port: number; nonces: string[]; logins: number; stop
   return {
     port: listener.port,
     nonces,
+    algos,
     get logins() {
       return state.logins;
     },
@@ -270,6 +282,22 @@ describe("pools whose jobs cannot be split (blob[42] already set)", () => {
     // half of its work was owed to the fee wallet, yet none went there: it cannot be moved
     expect(fee.connectionsOpened).toBe(0);
     expect(env.t.logs.some((l) => l.includes("cannot be switched; no fee is taken from it"))).toBe(true);
+  });
+
+  test("Efficient: each miner's own pool login carries the algorithms that miner listed", async () => {
+    env = new CryptoNoteE2E({ jobTimeoutMs: 60_000 });
+    const upstream = fixedBytePool();
+    env.cleanup.push(() => upstream.stop());
+    const listen = await env.t.start(env.port({ pool_address: `127.0.0.1:${upstream.port}` }));
+    const lists = [["rx/0", "cn/r"], ["rx/0"], ["rx/0", "cn/r"], ["rx/wow", "rx/0"]];
+    for (const [i, algo] of lists.entries()) {
+      const c = await RawClient.connect(listen);
+      env.cleanup.push(() => c.close());
+      send(c, 1, "login", { login: `4Algo${i}`, pass: "x", agent: "raw/1.0", algo });
+      await until(() => c.answer(1) !== undefined);
+      expect(c.answer(1)?.error).toBeNull();
+    }
+    expect(upstream.algos).toEqual(lists);
   });
 
   test("Pool: the pool is not shared (logged) and miners are refused rather than given colliding work", async () => {

@@ -2,6 +2,7 @@
  * One hand-written parser per CryptoNote message (xmrig's protocol uses named params). Parsers
  * return the message or a CnError; nothing here throws.
  */
+import { LineCache } from "../intern.ts";
 import { CnError, Errors } from "./errors.ts";
 import { isSplittable, poolByte } from "./nonce.ts";
 import { difficultyOfTarget } from "./target.ts";
@@ -11,7 +12,7 @@ export interface Login {
   pass: string;
   agent: string;
   rigid: string | null;
-  algos: string[] | null;
+  algos: readonly string[] | null;
 }
 
 export interface Submit {
@@ -53,6 +54,20 @@ const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
 const HEX = /^[0-9a-fA-F]*$/;
 const MAX_FIELD = 512;
 
+/**
+ * A login's algorithm list, shared with the logins that sent the same: a farm's miners send one or a
+ * few, and in Efficient mode each miner's pool session keeps its login. Never modified after login.
+ */
+const algoLists = new LineCache<readonly string[]>(64);
+
+function sameAlgos(algos: readonly string[]): readonly string[] {
+  const key = algos.join("\n");
+  const known = algoLists.get(key);
+  if (known !== undefined) return known;
+  algoLists.set(key, algos);
+  return algos;
+}
+
 export function parseLogin(params: unknown): Login | CnError {
   if (!isObj(params)) return Errors.malformed("login params must be an object");
   const login = str(params.login);
@@ -60,7 +75,7 @@ export function parseLogin(params: unknown): Login | CnError {
     return Errors.malformed("missing login");
   const rigid = str(params.rigid);
   const algos = Array.isArray(params.algo)
-    ? params.algo.filter((a): a is string => typeof a === "string" && a.length < 64).slice(0, 32)
+    ? sameAlgos(params.algo.filter((a): a is string => typeof a === "string" && a.length < 64).slice(0, 32))
     : null;
   return {
     login,

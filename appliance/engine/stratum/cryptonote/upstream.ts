@@ -33,7 +33,7 @@ export interface UpstreamLogin {
   user: string;
   pass: string;
   rigid: string | null;
-  algos: string[] | null;
+  algos: readonly string[] | null;
 }
 
 export interface UpstreamOptions {
@@ -67,7 +67,6 @@ const HANDLERS: SocketHandler<Upstream> = {
 export class Upstream {
   state: UpstreamState = "connecting";
   rpcId = "";
-  extensions: string[] = [];
   job: PoolJob | null = null;
   private socket: Socket<Upstream> | null = null;
   private writer: LineWriter | null = null;
@@ -275,7 +274,6 @@ export class Upstream {
           return;
         }
         this.rpcId = r.rpcId;
-        this.extensions = r.extensions;
         this.state = "ready";
         // the job below re-arms the timeout, which schedules the first keepalive with it
         if (r.extensions.includes("keepalive")) this.keepaliveAt = performance.now() + this.opts.keepaliveMs;
