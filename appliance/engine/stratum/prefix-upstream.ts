@@ -44,7 +44,7 @@ export interface UpstreamOptions {
 }
 
 /** A family's reading of its pools' messages. */
-export interface PrefixCodec<N, W> {
+export interface PrefixCodec<N extends object, W> {
   parseSubscribeResult(result: unknown): string | null;
   parseSetTarget(params: unknown[]): string | null;
   parseSetExtranonce(params: unknown[]): string | null;
@@ -53,15 +53,12 @@ export interface PrefixCodec<N, W> {
   /** a notify as one session's work, with the target in force and the session's prefix */
   work(n: N, lastTarget: string | null, extranonce: string): W;
   /**
-   * notifies by their exact line: a pool sends the same line to every session (Efficient mode:
-   * one per miner), so one parse serves them all instead of a dozen objects per miner and job
+   * id-less notify and set_target lines by their exact text, read once: a notify as its parse, a
+   * set_target as its target. A pool sends the same line to every session (Efficient mode: one per
+   * miner), so one parse serves them all instead of a dozen objects per miner and job; one table,
+   * so that every other line (a share's answer) costs one look-up
    */
-  readonly notifies: LineCache<N>;
-  /**
-   * set_target lines by their exact text, read the same way: pools that send one before every
-   * notify send each session the same line
-   */
-  readonly targets: LineCache<string>;
+  readonly lines: LineCache<N | string>;
 }
 
 type Pending =
@@ -72,7 +69,7 @@ type Pending =
 
 const NO_JOB = "no job from pool in time";
 
-export class PrefixUpstream<N, W> extends PoolSession<Pending> {
+export class PrefixUpstream<N extends object, W> extends PoolSession<Pending> {
   extranonce = "";
   work: W | null = null;
   readonly authorized = new FewSet<string>();
@@ -130,14 +127,13 @@ export class PrefixUpstream<N, W> extends PoolSession<Pending> {
 
   onLine(line: string): void {
     if (this.state === "closed") return;
-    const known = this.codec.notifies.get(line);
-    if (known !== undefined) {
-      this.onJob(this.codec.work(known, this.lastTarget, this.extranonce));
+    const known = this.codec.lines.get(line);
+    if (typeof known === "string") {
+      this.lastTarget = known;
       return;
     }
-    const target = this.codec.targets.get(line);
-    if (target !== undefined) {
-      this.lastTarget = target;
+    if (known !== undefined) {
+      this.onJob(this.codec.work(known, this.lastTarget, this.extranonce));
       return;
     }
     const m = parsePositional(line);
@@ -161,7 +157,7 @@ export class PrefixUpstream<N, W> extends PoolSession<Pending> {
           return;
         }
         // only id-less notifications: a line with an id is not the same message twice
-        if (m.id === null) this.codec.notifies.set(line, n);
+        if (m.id === null) this.codec.lines.set(line, n);
         this.onJob(this.codec.work(n, this.lastTarget, this.extranonce));
         return;
       }
@@ -169,7 +165,7 @@ export class PrefixUpstream<N, W> extends PoolSession<Pending> {
         const t = this.codec.parseSetTarget(m.params);
         if (t === null) return;
         this.lastTarget = t;
-        if (m.id === null) this.codec.targets.set(line, t);
+        if (m.id === null) this.codec.lines.set(line, t);
         return;
       }
       case PrefixMethod.SET_EXTRANONCE: {

@@ -75,8 +75,7 @@ const CODEC: PrefixCodec<Notify, UpstreamWork> = {
       bits: n.bits,
     };
   },
-  notifies: new LineCache<Notify>(256),
-  targets: new LineCache<string>(64),
+  lines: new LineCache<Notify | string>(256),
 };
 
 export class KawUpstream extends PrefixUpstream<Notify, UpstreamWork> {
